@@ -1,0 +1,1 @@
+# Firmware of the stick-game table: the same application on the board, the unix port and the simulator.

@@ -1,0 +1,5 @@
+import sys
+
+from sticktable.cli import main
+
+sys.exit(main())

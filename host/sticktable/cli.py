@@ -1,0 +1,44 @@
+"""The `sticktable` command: discovers subcommands and turns user errors into one-line messages."""
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from sticktable import __version__, commands
+from sticktable.errors import UserError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sticktable",
+        description="Scoring daemon and tools for the electronic stick-game table.",
+    )
+    parser.add_argument("--version", action="version", version=f"sticktable {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"sticktable.commands.{info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UserError as err:
+        print(f"sticktable: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("sticktable: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

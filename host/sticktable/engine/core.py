@@ -1,0 +1,161 @@
+"""Event-sourced rules engine shared by every game on the table.
+
+A game is a header (which rule set, the players, house rules) plus an append-only log of
+events. State is never stored on its own: it is the fold of the log through the rule set's
+`apply`. So replay rebuilds it, undo folds a prefix, and the log is the save file.
+
+Events are JSON-safe dicts with a "type" key; the rule set decides what else they hold.
+Chance (a shuffle, a deal) is an event too: a driver asks the rule set to draw the outcome
+with its random generator and then applies the resulting event like any other, so replay
+never needs the generator.
+
+A referee's correction is one more event, never an edit:
+    {"type": "correct", "target": 7, "events": [...], "why": "..."}
+replaces raw log entry 7 (a non-correction event earlier in the log) by the given events
+(possibly none). The fold runs over the *effective* log; a correction that would make the
+rest of the log illegal is refused like any other illegal event.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, Protocol
+
+State = Any
+Event = dict
+
+
+class RuleError(Exception):
+    """An illegal event or header, with a reason a player understands."""
+
+
+class RuleSet(Protocol):
+    """What a game's rules provide. `apply` receives a private copy it may change and return."""
+
+    name: str
+
+    def initial(self, header: dict) -> State:
+        """The state before any event; validates players and house rules (RuleError)."""
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after `event`, or RuleError if the event is illegal now."""
+
+    def check(self, state: State) -> None:
+        """Raise AssertionError if an invariant (conservation, ledger balance) is broken."""
+
+    def finished(self, state: State) -> bool:
+        """True once the game is over."""
+
+    def standings(self, state: State) -> dict:
+        """Scores so far and, when finished, the winners."""
+
+    def legal_actions(self, state: State, player: str | None = None) -> list[Event]:
+        """Events a player (or anyone, for None) may add now; drivers and the UI offer these."""
+
+    def view(self, state: State, player: str | None = None) -> dict:
+        """What `player` may see (None: a spectator). Never leaks hidden information."""
+
+    def display(self, state: State) -> dict:
+        """What the score rings should show (see tablefw.rings)."""
+
+    def chance(self, state: State, rng: random.Random) -> Event | None:
+        """If the game waits on chance (a shuffle, a draw), the outcome drawn as an event."""
+
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+
+def register(rules: RuleSet) -> RuleSet:
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def get_rules(name: str) -> RuleSet:
+    # Importing the games package registers every rule set.
+    import sticktable.games  # noqa: F401
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise RuleError(f"unknown game {name!r} (known: {known})") from None
+
+
+def effective_log(events: list[Event]) -> list[Event]:
+    """The log with every referee correction applied in place of the event it targets."""
+    slots: list[list[Event]] = []
+    for index, event in enumerate(events):
+        if event.get("type") != "correct":
+            slots.append([event])
+            continue
+        target = event.get("target")
+        if not isinstance(target, int) or not 0 <= target < index:
+            raise RuleError(f"correction targets no earlier event: {target!r}")
+        if events[target].get("type") == "correct":
+            raise RuleError("a correction cannot target another correction")
+        replacement = event.get("events", [])
+        if not isinstance(replacement, list):
+            raise RuleError("a correction's events must be a list")
+        # Every raw entry owns one slot, so the target's slot index is its log index.
+        slots[target] = list(replacement)
+        slots.append([])
+    return [e for slot in slots for e in slot]
+
+
+class Game:
+    """A header plus its event log; the current state is the fold of the effective log."""
+
+    def __init__(self, header: dict, events: list[Event] | None = None):
+        self.header = dict(header)
+        self.rules = get_rules(str(header.get("game")))
+        self.events: list[Event] = []
+        self.state = self.rules.initial(self.header)
+        self.rules.check(self.state)
+        for event in events or []:
+            self.apply(event)
+
+    def fold(self, events: list[Event]) -> State:
+        """State after the given raw log (corrections resolved); RuleError if any is illegal."""
+        state = self.rules.initial(self.header)
+        for event in effective_log(events):
+            state = self.rules.apply(copy.deepcopy(state), event)
+            self.rules.check(state)
+        return state
+
+    def apply(self, event: Event) -> State:
+        """Append `event` if it is legal now; the log is unchanged when it is not."""
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise RuleError(f"an event needs a type: {event!r}")
+        if event["type"] == "correct":
+            new_state = self.fold(self.events + [event])
+        else:
+            new_state = self.rules.apply(copy.deepcopy(self.state), event)
+            self.rules.check(new_state)
+        self.events.append(event)
+        self.state = new_state
+        return new_state
+
+    def replay(self) -> State:
+        """Rebuild the state from the header and the log alone."""
+        return self.fold(self.events)
+
+    def undo(self, count: int = 1) -> Game:
+        """The same game with the last `count` events taken back (a prefix replayed)."""
+        if not 0 <= count <= len(self.events):
+            raise RuleError(f"cannot undo {count} of {len(self.events)} events")
+        return Game(self.header, self.events[: len(self.events) - count])
+
+    def draw_chance(self, rng: random.Random) -> Event | None:
+        """Draw and apply the pending chance outcome, if any; returns the recorded event."""
+        event = self.rules.chance(self.state, rng)
+        if event is not None:
+            self.apply(event)
+        return event
+
+    @property
+    def finished(self) -> bool:
+        return self.rules.finished(self.state)
+
+    def standings(self) -> dict:
+        return self.rules.standings(self.state)
