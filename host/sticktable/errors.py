@@ -1,4 +1,4 @@
-"""Errors a user can cause. The CLI prints them as one line and exits non-zero, never a traceback."""
+"""Errors a user can cause: the CLI prints them as one line and exits non-zero."""
 
 
 class UserError(Exception):

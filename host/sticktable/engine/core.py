@@ -19,6 +19,7 @@ rest of the log illegal is refused like any other illegal event.
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any, Protocol
 
@@ -61,6 +62,15 @@ class RuleSet(Protocol):
 
     def chance(self, state: State, rng: random.Random) -> Event | None:
         """If the game waits on chance (a shuffle, a draw), the outcome drawn as an event."""
+
+    # Optional: `summary(game) -> dict`, what `sticktable replay` prints (default: standings),
+    # and `export(header, events, player=None) -> list[str]`, the game written out for one
+    # player's eyes (default: the header and the effective log as JSON lines).
+
+    def interpret(self, state: State, fact: dict) -> list[Event]:
+        """Rule events meant by a board fact (a decoded board message such as
+        {"k": "fell", "n": 2} or {"k": "button", "seat": 0, "long": False}): sensors report
+        physics, the rules decide what it means. May be empty."""
 
 
 _REGISTRY: dict[str, RuleSet] = {}
@@ -152,6 +162,18 @@ class Game:
         if event is not None:
             self.apply(event)
         return event
+
+    def summary(self) -> dict:
+        """What a replay reports: the rule set's own summary, else its standings."""
+        summary = getattr(self.rules, "summary", None)
+        return summary(self) if summary else self.standings()
+
+    def export(self, player: str | None = None) -> list[str]:
+        """The game as text lines for `player` (None: everything public)."""
+        export = getattr(self.rules, "export", None)
+        if export:
+            return export(self.header, self.events, player)
+        return [json.dumps(self.header)] + [json.dumps(e) for e in effective_log(self.events)]
 
     @property
     def finished(self) -> bool:

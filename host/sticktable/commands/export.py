@@ -1,0 +1,37 @@
+"""`sticktable export GAME`: write a journaled game out (a transcript for Stick Stack)."""
+
+import sys
+
+from sticktable.commands.replay import load_game
+from sticktable.errors import UserError
+from sticktable.journal import Journal, add_journal_option
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "export", help="write a game from the journal as its transcript (JSON lines)"
+    )
+    parser.add_argument("game", metavar="GAME", help="game id (see `sticktable games`)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument(
+        "--player", metavar="NAME", help="only what this player may see (hidden-card games)"
+    )
+    add_journal_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    with Journal(args.journal) as journal:
+        game = load_game(journal, args.game)
+    if args.player is not None and args.player not in game.header.get("players", []):
+        raise UserError(f"no player {args.player!r} in game {args.game}")
+    text = "".join(line + "\n" for line in game.export(args.player))
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as err:
+            raise UserError(f"cannot write {args.output}: {err.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,185 @@
+"""The journal: every game, every board message and every rule decision, in SQLite.
+
+One file (WAL mode, synchronous=FULL) in the user's data directory. Each write is its own
+transaction, so whatever the daemon has acknowledged to the board is on disk before the ack
+goes out: Ctrl-C or a crash loses nothing acknowledged.
+
+Tables:
+  games  - one row per game: its header (the rule set, players, house rules) and status.
+  events - the game's append-only rule log; the game state is the fold of these.
+  facts  - every message the board sent during the game, with what the rules made of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from sticktable.errors import UserError
+from sticktable.paths import data_dir
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    header TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+CREATE TABLE IF NOT EXISTS facts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    boot TEXT,
+    seq INTEGER,
+    message TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS facts_by_game ON facts (game_id, id);
+"""
+
+
+def default_path() -> Path:
+    return data_dir() / "journal.sqlite"
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    header: dict
+    source: str
+    created: float
+    finished: float | None
+    events: int
+
+
+class Journal:
+    """A journal file; open it with `Journal(path)` or as a context manager."""
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+        except sqlite3.DatabaseError as err:
+            raise UserError(f"journal {self.path} is not usable: {err}") from None
+
+    def _migrate(self) -> None:
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise UserError(
+                f"journal {self.path} is from a newer sticktable (schema {version}); upgrade"
+            )
+        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def new_game(self, header: dict, source: str) -> int:
+        cur = self.db.execute(
+            "INSERT INTO games (game, header, source, created) VALUES (?, ?, ?, ?)",
+            (header["game"], json.dumps(header), source, time.time()),
+        )
+        return int(cur.lastrowid)
+
+    def append_event(self, game_id: int, idx: int, event: dict) -> None:
+        """Store rule-log entry `idx`; the primary key refuses a second write of one index."""
+        self.db.execute(
+            "INSERT INTO events (game_id, idx, event, at) VALUES (?, ?, ?, ?)",
+            (game_id, idx, json.dumps(event), time.time()),
+        )
+
+    def record_fact(
+        self, game_id: int, message: dict, decision: str, boot: str | None = None
+    ) -> None:
+        """Store a board message and what the rules decided about it."""
+        self.db.execute(
+            "INSERT INTO facts (game_id, boot, seq, message, decision, at) VALUES (?,?,?,?,?,?)",
+            (game_id, boot, message.get("s"), json.dumps(message), decision, time.time()),
+        )
+
+    def finish(self, game_id: int) -> None:
+        self.db.execute("UPDATE games SET finished = ? WHERE id = ?", (time.time(), game_id))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        rows = self.db.execute(
+            "SELECT g.id, g.game, g.header, g.source, g.created, g.finished,"
+            " (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id)"
+            " FROM games g ORDER BY g.id"
+        ).fetchall()
+        return [self._row(r) for r in rows]
+
+    def game(self, game_id: int | str) -> GameRow:
+        try:
+            key = int(game_id)
+        except ValueError:
+            raise UserError(f"game id must be a number, not {game_id!r}") from None
+        for row in self.games():
+            if row.id == key:
+                return row
+        raise UserError(f"no game {key} in {self.path} (see `sticktable games`)")
+
+    def events(self, game_id: int) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT idx, event FROM events WHERE game_id = ? ORDER BY idx", (game_id,)
+        ).fetchall()
+        for expected, (idx, _) in enumerate(rows):
+            if idx != expected:
+                raise UserError(f"journal {self.path}: game {game_id} misses event {expected}")
+        return [json.loads(text) for _, text in rows]
+
+    def facts(self, game_id: int) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT boot, seq, message, decision, at FROM facts WHERE game_id = ? ORDER BY id",
+            (game_id,),
+        ).fetchall()
+        return [
+            {"boot": b, "seq": s, "message": json.loads(m), "decision": d, "at": a}
+            for b, s, m, d, a in rows
+        ]
+
+    def last_unfinished(self) -> GameRow | None:
+        unfinished = [row for row in self.games() if row.finished is None]
+        return unfinished[-1] if unfinished else None
+
+    @staticmethod
+    def _row(r: tuple) -> GameRow:
+        return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
+
+
+
+def add_journal_option(parser) -> None:
+    parser.add_argument(
+        "--journal",
+        metavar="FILE",
+        help="journal file (default: journal.sqlite in the user's data directory, "
+        "or $STICKTABLE_HOME)",
+    )
