@@ -1,0 +1,201 @@
+"""`sticktable run`: play a game at the table (a real board, or the simulated table)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import queue
+import sys
+import threading
+import time
+
+from sticktable.daemon import KEY_HELP, TableSession
+from sticktable.engine import Game, RuleError
+from sticktable.errors import UserError
+from sticktable.journal import Journal, add_journal_option
+from sticktable.rings_view import RingPrinter
+
+POLL_S = 0.02
+# After the simulated table has played its last sample, wait this long for the last frames.
+SIM_DRAIN_S = 3.0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="play a game at the table",
+        description="Play a game: board events are scored by the rules, journaled, and the "
+        "rings show the score. Keyboard commands (type `help`) give the same inputs and the "
+        "referee's corrections.",
+        epilog=KEY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--port", metavar="DEV", help="the board's serial port, e.g. /dev/ttyACM0")
+    where.add_argument(
+        "--sim", action="store_true",
+        help="a simulated table: the real firmware under MicroPython on a virtual tower",
+    )
+    parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
+    parser.add_argument("--game", default="stick-stack", help="rule set (default: stick-stack)")
+    parser.add_argument(
+        "--house", action="append", default=[], metavar="KEY=VALUE",
+        help="a house rule for the header, e.g. end_score=15 (repeatable)",
+    )
+    parser.add_argument(
+        "--resume", nargs="?", const="last", metavar="GAME",
+        help="continue an unfinished game (default: the last one)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="simulation: random seed")
+    parser.add_argument(
+        "--speed", type=float, default=0.0,
+        help="simulation: 1 = real time, 4 = four times faster, 0 = as fast as it goes",
+    )
+    parser.add_argument(
+        "--hello-timeout", type=float, default=3.0, metavar="S",
+        help="seconds to wait for the board's hello (default 3)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
+    add_journal_option(parser)
+    parser.set_defaults(func=run)
+
+
+def header_from_args(args) -> dict:
+    if not args.players:
+        raise UserError("--players is required for a new game (e.g. --players Ann,Bo,Cy)")
+    header: dict = {"game": args.game, "players": [p.strip() for p in args.players.split(",")]}
+    for item in args.house:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--house takes KEY=VALUE, not {item!r}")
+        header[key] = int(value) if value.lstrip("-").isdigit() else value
+    return header
+
+
+def open_game(journal: Journal, args) -> tuple[int, Game]:
+    """The game to play: a new one from the options, or an unfinished one from the journal."""
+    if args.resume:
+        row = journal.last_unfinished() if args.resume == "last" else journal.game(args.resume)
+        if row is None:
+            raise UserError("no unfinished game to resume (see `sticktable games`)")
+        if row.finished is not None:
+            raise UserError(f"game {row.id} is already finished")
+        try:
+            return row.id, Game(row.header, journal.events(row.id))
+        except RuleError as err:
+            raise UserError(f"game {row.id} does not replay: {err}") from None
+    header = header_from_args(args)
+    try:
+        game = Game(header)
+    except RuleError as err:
+        raise UserError(str(err)) from None
+    return journal.new_game(header, source="sim" if args.sim else "board"), game
+
+
+def run(args) -> int:
+    if not args.sim and not args.port:
+        raise UserError("say where the table is: --port /dev/ttyACM0, or --sim")
+    if args.sim and args.resume:
+        raise UserError("--resume continues a game at a real table; a simulation starts afresh")
+    say = (lambda text: None) if args.quiet else print
+    with Journal(args.journal) as journal:
+        game_id, game = open_game(journal, args)
+        say(f"game {game_id}: {game.header['game']}, players {', '.join(game.header['players'])}"
+            f" (journal {journal.path})")
+        with contextlib.ExitStack() as stack:
+            sim = stack.enter_context(start_sim(game, args)) if args.sim else None
+            link = stack.enter_context(connect(sim.port if sim else args.port, args))
+            rings = RingPrinter(game.header["players"], say)
+            session = TableSession(journal, game_id, game, send=link.send, say=say)
+            session.on_board(link.hello)
+            keys = KeyboardReader() if sys.stdin.isatty() and not args.sim else None
+            play(session, link, sim, keys, rings)
+        print_standings(game_id, game)
+        if sim is not None:
+            return check_against_script(game, sim)
+    return 0
+
+
+def play(session: TableSession, link, sim, keys, rings) -> None:
+    """Pump board messages and keyboard lines into the session until the game is over."""
+    drained_at = None
+    while not session.game.finished:
+        for message in link.poll(POLL_S):
+            session.on_board(message)
+        if keys is not None:
+            for line in keys.lines():
+                session.on_key(line)
+        if sim is not None:
+            rings.update(sim.leds)
+            if sim.samples_done.is_set():
+                drained_at = drained_at or time.monotonic()
+                if time.monotonic() - drained_at > SIM_DRAIN_S:
+                    break
+    for message in link.poll(POLL_S):
+        session.on_board(message)
+    if sim is not None:
+        time.sleep(0.2)  # the game-over frame
+        rings.update(sim.leds, force=True)
+
+
+def print_standings(game_id: int, game: Game) -> None:
+    standings = game.standings()
+    print(f"\ngame {game_id} {'over' if game.finished else 'not finished'}")
+    totals = standings.get("totals", {})
+    winners = set(standings.get("winners", []))
+    for name in sorted(totals, key=lambda n: totals[n]):
+        mark = "  winner" if name in winners else ""
+        print(f"  {name:12} {totals[name]:>4}{mark}")
+
+
+def check_against_script(game: Game, sim) -> int:
+    """In simulation the script knows the truth: say whether the table scored it right."""
+    expected = sim.script.expected_standings()
+    got = game.standings()
+    same = {k: got.get(k) for k in ("totals", "winners")} == {
+        k: expected.get(k) for k in ("totals", "winners")
+    }
+    print("table scored the game " + ("exactly as scripted" if same else
+          f"DIFFERENTLY from the script: expected {expected.get('totals')}"))
+    return 0 if same and game.finished else 1
+
+
+@contextlib.contextmanager
+def start_sim(game: Game, args):
+    from sticktable.sim.game import SimGame
+    from sticktable.sim.runner import SimTable
+
+    script = SimGame(game.header["players"], seed=args.seed,
+                     **{k: v for k, v in game.header.items() if k not in ("game", "players")})
+    with SimTable(script.samples(), script.meta, speed=args.speed) as table:
+        table.script = script
+        yield table
+
+
+@contextlib.contextmanager
+def connect(port: str, args):
+    from sticktable.link import BoardLink
+
+    link = BoardLink.open(port, hello_timeout=args.hello_timeout)
+    try:
+        yield link
+    finally:
+        link.close()
+
+
+class KeyboardReader:
+    """Lines typed at the terminal, read in a thread so the board is never kept waiting."""
+
+    def __init__(self):
+        self._lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in sys.stdin:
+            self._lines.put(line)
+
+    def lines(self) -> list[str]:
+        out = []
+        while not self._lines.empty():
+            out.append(self._lines.get_nowait())
+        return out

@@ -1,0 +1,194 @@
+"""The table daemon: board facts in, rule decisions out, everything journaled, rings kept right.
+
+One `TableSession` runs one game. It owns no rules: every board fact (a decoded board message)
+goes through the rule set's `interpret`, each resulting event is applied to the game and written
+to the journal before anything else happens, and the rule set's `display` is sent back to the
+board whenever it changes. Keyboard lines are the same kind of input, typed by a player or the
+referee (see `KEY_HELP`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from sticktable.engine import Game, RuleError
+from sticktable.journal import Journal
+
+# Board messages that are link housekeeping, not facts about the table.
+LINK_KINDS = {"hello", "hb", "ack", "err", "raw"}
+
+KEY_HELP = """\
+keys (one command per line):
+  button SEAT [long]        as if SEAT's button was pressed (long: held)
+  TYPE [key=value ...]      a rule event, e.g. `take player=Ann from=bag`, `fell count=2`,
+                            `placed`, `unplaceable`, `topple`, `touch`
+  {"type": ...}             a rule event as JSON
+  undo                      the referee takes back the last event (logged as a correction)
+  fix N EVENT...            the referee replaces event N (JSON list or one JSON event)
+  show                      the standings so far
+  help                      this text"""
+
+
+def parse_key_value(words: list[str]) -> dict:
+    """`fell count=2` -> {"type": "fell", "count": 2}; numbers become ints."""
+    event: dict = {"type": words[0]}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep or not key:
+            raise RuleError(f"expected key=value, got {word!r}")
+        event[key] = int(value) if value.lstrip("-").isdigit() else value
+    return event
+
+
+class TableSession:
+    """One game at the table, journaled as it goes."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        game_id: int,
+        game: Game,
+        send: Callable[..., object] | None = None,
+        say: Callable[[str], None] = print,
+    ):
+        self.journal = journal
+        self.game_id = game_id
+        self.game = game
+        self.send = send  # send(kind, **fields) to the board; None when no board is attached
+        self.say = say
+        self.boot: str | None = None
+        self.last_display: dict | None = None
+
+    # -- input -----------------------------------------------------------------------------
+
+    def on_board(self, message: dict) -> list[dict]:
+        """Apply what the rules make of one board message; returns the events applied."""
+        kind = message.get("k")
+        if kind == "hello":
+            self.boot = message.get("boot")
+            self.last_display = None  # a (re)booted board shows nothing until told
+            self.sync_display()
+            return []
+        if kind in LINK_KINDS:
+            return []
+        fact = dict(message)
+        try:
+            events = self.game.rules.interpret(self.game.state, fact)
+        except RuleError as err:
+            self.journal.record_fact(self.game_id, message, f"refused: {err}", self.boot)
+            self.say(f"  {describe_fact(fact):28} refused: {err}")
+            return []
+        meta = {"src": "board", "seq": message.get("s"), "t": message.get("t")}
+        applied, decision = self._apply_all([{**event, **meta} for event in events])
+        self.journal.record_fact(self.game_id, message, decision, self.boot)
+        self.say(f"  {describe_fact(fact):28} {decision}")
+        self.sync_display()
+        return applied
+
+    def on_key(self, line: str) -> list[dict]:
+        """Apply one typed command; refusals are reported, never raised."""
+        words = line.split()
+        if not words:
+            return []
+        try:
+            if words[0] == "help":
+                self.say(KEY_HELP)
+                return []
+            if words[0] == "show":
+                self.say(json.dumps(self.game.summary()))
+                return []
+            if words[0] == "button":
+                seat = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
+                if seat is None:
+                    raise RuleError("usage: button SEAT [long]")
+                fact = {"k": "button", "seat": seat, "long": words[2:] == ["long"]}
+                events = [{**e, "src": "key"} for e in self.game.rules.interpret(
+                    self.game.state, fact)]
+            elif words[0] == "undo":
+                events = [self._correction(len(self.game.events) - 1, [], "undo")]
+            elif words[0] == "fix":
+                if len(words) < 3 or not words[1].isdigit():
+                    raise RuleError("usage: fix N EVENT (JSON event or list of events)")
+                replacement = json.loads(line.split(None, 2)[2])
+                if isinstance(replacement, dict):
+                    replacement = [replacement]
+                events = [self._correction(int(words[1]), replacement, "fix")]
+            elif line.lstrip().startswith("{"):
+                events = [{**json.loads(line), "src": "key"}]
+            else:
+                events = [{**parse_key_value(words), "src": "key"}]
+        except (RuleError, ValueError) as err:
+            self.say(f"  key: {line.strip()}: {err}")
+            return []
+        applied, decision = self._apply_all(events)
+        self.say(f"  key: {line.strip():22} {decision}")
+        self.sync_display()
+        return applied
+
+    def _correction(self, target: int, events: list[dict], why: str) -> dict:
+        while target >= 0 and self.game.events[target].get("type") == "correct":
+            target -= 1  # undo again takes back the event before the last correction
+        if target < 0:
+            raise RuleError("nothing to correct")
+        return {"type": "correct", "target": target, "events": events, "why": why,
+                "src": "referee"}
+
+    def _apply_all(self, events: list[dict]) -> tuple[list[dict], str]:
+        """Apply events in order, journaling each; stop at the first the rules refuse."""
+        applied = []
+        for event in events:
+            try:
+                self.game.apply(event)
+            except RuleError as err:
+                done = "; ".join(describe_event(e) for e in applied)
+                return applied, (done + "; " if done else "") + f"refused: {err}"
+            self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
+            applied.append(event)
+        if self.game.finished:
+            self.journal.finish(self.game_id)
+        return applied, "; ".join(describe_event(e) for e in applied) or "no rule event"
+
+    # -- output ----------------------------------------------------------------------------
+
+    def sync_display(self) -> None:
+        """Send the rings what the rules say they should show, when that changed."""
+        display = self.game.rules.display(self.game.state)
+        if display == self.last_display or self.send is None:
+            return
+        rebuilt = self.last_display is not None and display.get("round") != self.last_display.get(
+            "round"
+        )
+        self.last_display = display
+        self.send("show", **wire_display(display))
+        if rebuilt:
+            self.send("arm")  # a new round: the tower is empty and still, re-baseline
+
+
+def wire_display(display: dict) -> dict:
+    """The display as the `show` command carries it (short keys, see PROTOCOL.md)."""
+    fields = {
+        "sc": list(display.get("scores", [])),
+        "scale": display.get("scale", 0),
+        "turn": display.get("turn"),
+        "mode": display.get("mode", "idle"),
+        "win": list(display.get("win", [])),
+    }
+    if display.get("marks"):
+        fields["mk"] = list(display["marks"])
+    return fields
+
+
+def describe_fact(fact: dict) -> str:
+    kind = fact.get("k", "?")
+    details = " ".join(
+        f"{k}={v}" for k, v in fact.items() if k not in ("k", "s", "t") and v is not None
+    )
+    return f"board {kind} {details}".rstrip()
+
+
+def describe_event(event: dict) -> str:
+    details = " ".join(
+        f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t")
+    )
+    return f"{event.get('type')} {details}".rstrip()

@@ -1,0 +1,51 @@
+"""The score rings as text: what the firmware actually lit, decoded from its LED frame."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+LEDS_PER_RING = 12
+OFF = "·"
+
+
+def led_char(g: int, r: int, b: int) -> str:
+    """One LED as a character by its dominant colour (the frame is GRB, as NeoPixels take it)."""
+    if max(g, r, b) < 3:
+        return OFF
+    if r > 2 * g and r > 2 * b:
+        return "r"  # red: a topple
+    if g > 2 * r and g > 2 * b:
+        return "g"  # green: a winner
+    if r > 2 * b and g > 2 * b:
+        return "y"  # amber/yellow: a fault, or a score
+    if b > 2 * r and b > 2 * g:
+        return "b"
+    return "●"  # white-ish: the turn marker, a score
+
+
+def decode(frame: bytes, rings: int) -> list[str]:
+    """Each ring's LEDs as a string of characters."""
+    out = []
+    for ring in range(rings):
+        leds = frame[ring * LEDS_PER_RING * 3:(ring + 1) * LEDS_PER_RING * 3]
+        out.append("".join(led_char(*leds[i:i + 3]) for i in range(0, len(leds) - 2, 3)))
+    return out
+
+
+class RingPrinter:
+    """Prints the rings whenever the firmware's frame settles on something new."""
+
+    def __init__(self, players: list[str], say: Callable[[str], None]):
+        self.players = players
+        self.say = say
+        self.last: list[str] | None = None
+
+    def update(self, frame: bytes | None, force: bool = False) -> None:
+        if not frame:
+            return
+        rings = decode(frame, len(self.players))
+        if rings == self.last and not force:
+            return
+        self.last = rings
+        self.say("  rings  " + "  ".join(
+            f"{name}[{ring}]" for name, ring in zip(self.players, rings, strict=True)))

@@ -1,0 +1,85 @@
+"""The daemon's session: board facts and keys become journaled rule events, rings follow."""
+
+import pytest
+
+from sticktable.daemon import TableSession, parse_key_value, wire_display
+from sticktable.engine import Game, RuleError
+from sticktable.journal import Journal
+
+HEADER = {"game": "stick-stack", "players": ["Ann", "Bo", "Cy"]}
+
+
+@pytest.fixture
+def table(tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    game = Game(HEADER)
+    sent = []
+    session = TableSession(journal, journal.new_game(HEADER, "test"), game,
+                           send=lambda kind, **f: sent.append((kind, f)), say=lambda _: None)
+    yield session, journal, sent
+    journal.close()
+
+
+def board(kind, seq, **fields):
+    return {"k": kind, "s": seq, "t": seq * 100, **fields}
+
+
+def test_board_facts_become_journaled_events(table):
+    session, journal, sent = table
+    session.on_board(board("hello", 0, boot="b1"))
+    session.on_board(board("button", 1, seat=0, long=False))
+    session.on_board(board("placed", 2, g=61))
+    session.on_board(board("fell", 3, n=1, g=60))
+    events = journal.events(session.game_id)
+    assert [e["type"] for e in events] == ["take", "placed", "fell"]
+    assert events[0]["player"] == "Ann" and events[2]["count"] == 1
+    assert all(e["src"] == "board" for e in events) and events[2]["seq"] == 3
+    facts = journal.facts(session.game_id)
+    assert [f["seq"] for f in facts] == [1, 2, 3] and all(f["boot"] == "b1" for f in facts)
+    # Ann's fallen stick is in front of her; the rings already point at Bo, who is next.
+    kind, shown = sent[-1]
+    assert kind == "show" and shown["sc"] == [1, 0, 0] and shown["turn"] == 1
+
+
+def test_a_fact_that_means_nothing_is_logged_not_applied(table):
+    session, journal, _ = table
+    session.on_board(board("placed", 1, g=60))  # no turn has started: nothing is in play
+    assert journal.events(session.game_id) == []
+    assert journal.facts(session.game_id)[0]["decision"] == "no rule event"
+
+
+def test_keys_undo_is_a_logged_correction(table):
+    session, journal, _ = table
+    session.on_key("take player=Ann from=bag")
+    session.on_key("placed")
+    session.on_key("undo")
+    events = journal.events(session.game_id)
+    assert events[-1] == {"type": "correct", "target": 1, "events": [], "why": "undo",
+                          "src": "referee"}
+    assert session.game.state["hand"] == 1  # the placement was taken back
+    assert session.game.replay() == session.game.state
+
+
+def test_refused_keys_leave_the_log_alone(table):
+    session, journal, _ = table
+    said = []
+    session.say = said.append
+    session.on_key("take player=Bo from=bag")  # Ann starts round 1
+    session.on_key("fell")
+    session.on_key("fix x {}")
+    assert journal.events(session.game_id) == []
+    assert len(said) == 3 and all("refused" in s or "usage" in s or "expected" in s
+                                  for s in said)
+
+
+def test_parse_key_value():
+    assert parse_key_value(["fell", "count=2"]) == {"type": "fell", "count": 2}
+    with pytest.raises(RuleError):
+        parse_key_value(["fell", "2"])
+
+
+def test_wire_display_uses_short_keys():
+    shown = wire_display({"scores": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [],
+                          "marks": [0, 1]})
+    assert shown == {"sc": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [],
+                     "mk": [0, 1]}
