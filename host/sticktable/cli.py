@@ -9,8 +9,15 @@ from sticktable import __version__, commands
 from sticktable.errors import UserError
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error of the tool."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sticktable",
         description="Scoring daemon and tools for the electronic stick-game table.",
     )

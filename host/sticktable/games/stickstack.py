@@ -101,6 +101,20 @@ def closed(state: dict) -> dict:
     return _end_round(copy.deepcopy(state), "no_more_sticks", None)
 
 
+def _require(condition: bool, broken: str) -> None:
+    """`check` raises AssertionError (the engine's contract) even under `python -O`."""
+    if not condition:
+        raise AssertionError(broken)
+
+
+def _legal(rules: StickStack, state: dict, event: Event) -> bool:
+    try:
+        rules.apply(copy.deepcopy(state), event)
+    except RuleError:
+        return False
+    return True
+
+
 # --- changing the state ------------------------------------------------------------------
 
 
@@ -280,19 +294,20 @@ class StickStack:
 
     def check(self, state: dict) -> None:
         counts = [state["bag"], state["tower"], state["hand"], *state["piles"]]
-        assert all(_is_int(c) and c >= 0 for c in counts), f"negative count: {counts}"
-        assert sum(counts) == state["settings"]["sticks"], f"sticks not conserved: {counts}"
-        assert state["hand"] in (0, 1)
+        _require(all(_is_int(c) and c >= 0 for c in counts), f"negative count: {counts}")
+        _require(sum(counts) == state["settings"]["sticks"], f"sticks not conserved: {counts}")
+        _require(state["hand"] in (0, 1), f"{state['hand']} sticks in hand")
         holder = state["holder"]
         if holder is None:
-            assert state["hand"] == state["tower"] == state["turn_fell"] == 0
-            assert not any(state["piles"]) and not any(state["fouls"])
+            idle = state["hand"] == state["tower"] == state["turn_fell"] == 0
+            _require(idle and not any(state["piles"]), "sticks in play before any turn")
+            _require(not any(state["fouls"]), "fouls before any turn")
         else:
-            assert 0 <= state["turn_fell"] <= state["piles"][holder]
+            _require(0 <= state["turn_fell"] <= state["piles"][holder], "turn falls not in front")
         seats = range(len(state["players"]))
         totals = [sum(r["scores"][s] for r in state["rounds"]) for s in seats]
-        assert totals == state["totals"], "totals are not the sum of the rounds"
-        assert state["over"] == bool(state["winners"])
+        _require(totals == state["totals"], "totals are not the sum of the rounds")
+        _require(state["over"] == bool(state["winners"]), "winners without a game end")
 
     def finished(self, state: dict) -> bool:
         return state["over"]
@@ -322,6 +337,18 @@ class StickStack:
             "fouls": by_name(state["fouls"]),
         }
 
+    def summary(self, game) -> dict:
+        """What `sticktable replay` prints: the transcript spec's result object, with a round
+        that cannot go on closed as the end of a transcript closes it."""
+        standings = self.standings(closed(game.state))
+        return {key: standings[key] for key in ("finished", "totals", "winners", "rounds")}
+
+    def export(self, header: dict, events: list[Event], player: str | None = None) -> list[str]:
+        """The game as a transcript (nothing is hidden, so every player sees the same)."""
+        from sticktable.games.stickstack_transcript import to_lines  # it imports this module
+
+        return to_lines(header, events)
+
     def legal_actions(self, state: dict, player: str | None = None) -> list[Event]:
         """Every event legal now; for a player only what they do (take, place, unplaceable)."""
         if state["over"]:
@@ -343,6 +370,7 @@ class StickStack:
 
     def view(self, state: dict, player: str | None = None) -> dict:
         """Everything is public in Stick Stack: counts, turns and scores."""
+        after = closed(state)  # who takes next, if a stuck round closes
         return {
             "players": list(state["players"]),
             "settings": dict(state["settings"]),
@@ -352,13 +380,14 @@ class StickStack:
             "hand": state["hand"],
             "piles": dict(zip(state["players"], state["piles"], strict=True)),
             "holder": None if state["holder"] is None else state["players"][state["holder"]],
-            "next": None if state["over"] else state["players"][next_seat(closed(state))],
+            "next": None if after["over"] else state["players"][next_seat(after)],
             "round_over": blocked(state),
             "standings": self.standings(state),
         }
 
     def display(self, state: dict) -> dict:
-        """Rings: totals plus the running round's sticks (what you would have if it ended now)."""
+        """Rings: totals plus the running round's score so far (what it would be if it ended
+        now, without a topple); `turn` is who must act next; `marks` are this round's fouls."""
         seats = len(state["players"])
         if state["over"]:
             return {
@@ -368,6 +397,7 @@ class StickStack:
                 "mode": "over",
                 "win": list(state["winners"]),
                 "marks": [0] * seats,
+                "round": state["round"],
             }
         if state["hand"]:
             turn = state["holder"]
@@ -384,6 +414,7 @@ class StickStack:
             "mode": "topple" if just_toppled else "play",
             "win": [],
             "marks": list(state["fouls"]),
+            "round": state["round"],  # the daemon re-arms the board when this changes
         }
 
     def chance(self, state: dict, rng) -> Event | None:
@@ -403,14 +434,6 @@ class StickStack:
                 break
             legal.append(event)
         return legal
-
-
-def _legal(rules: StickStack, state: dict, event: Event) -> bool:
-    try:
-        rules.apply(copy.deepcopy(state), event)
-    except RuleError:
-        return False
-    return True
 
 
 def _meaning(state: dict, fact: dict) -> list[Event]:

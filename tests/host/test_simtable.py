@@ -1,0 +1,179 @@
+"""The simulated table end to end: the real firmware under MicroPython, a pty, pyserial."""
+
+import threading
+import time
+
+import pytest
+import serial
+
+from sticktable.paths import import_firmware
+from sticktable.sim.runner import FirmwareDied, SimTable
+from sticktable.sim.tower import Sample
+
+import_firmware()
+from tablefw import proto  # noqa: E402
+
+META = {
+    "rate_hz": 80,
+    "cells": 4,
+    "counts_per_gram": [2000.0, 2100.0, -1900.0, 2200.0],
+    "cell_xy_mm": [[-60, -60], [60, -60], [60, 60], [-60, 60]],
+    "stick_g": 8.0,
+    "sticks": 36,
+    "accel": "base-mg",
+}
+ZERO = (120000, -40000, 5000, 250000)
+TIMEOUT = 10.0
+
+
+def one_stick(n_empty=300, n_stick=300, press_at=None, press_len=0):
+    """An empty, still tower, then one 8 g stick (2 g on each cell); a seat-1 press if asked."""
+    t = 0
+    for i in range(n_empty + n_stick):
+        t += 12
+        cells = ZERO
+        if i >= n_empty:
+            cells = tuple(
+                z + round(2.0 * c) for z, c in zip(ZERO, META["counts_per_gram"], strict=True)
+            )
+        pressed = press_at is not None and press_at <= i < press_at + press_len
+        yield Sample(t, cells, 2, -3, 1001, 0b10 if pressed else 0)
+
+
+class Host:
+    """The host's end of the link: pyserial on the pty, frames decoded with the shared codec."""
+
+    def __init__(self, port):
+        self.serial = serial.Serial(port, timeout=0.05)
+        self.decoder = proto.Decoder()
+        self.seen = []
+        self.raw = b""
+        self.seq = 0
+
+    def send(self, kind, **fields):
+        self.seq += 1
+        self.serial.write(proto.encode({"k": kind, "s": self.seq, **fields}))
+
+    def wait_for(self, predicate, timeout=TIMEOUT):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            data = self.serial.read(4096)
+            self.raw += data
+            for msg in self.decoder.feed(data):
+                self.seen.append(msg)
+                if predicate(msg):
+                    return msg
+        raise AssertionError(f"no such frame within {timeout}s; saw {self.seen[-10:]}")
+
+    def close(self):
+        self.serial.close()
+
+
+@pytest.fixture
+def host_for():
+    hosts = []
+
+    def make(table):
+        hosts.append(Host(table.port))
+        return hosts[-1]
+
+    yield make
+    for h in hosts:
+        h.close()
+
+
+def test_startup_says_hello_over_the_pty(host_for):
+    with SimTable(iter(()), META, seats=4) as table:
+        host = host_for(table)
+        hello = host.wait_for(lambda m: m["k"] == "hello")
+        assert hello["proto"] == [1, 0] and hello["fw"] == "0.1.0"
+        assert hello["board"].startswith("sim-") and len(hello["boot"]) == 8
+        int(hello["boot"], 16)
+        assert hello["seats"] == 4 and hello["cells"] == 4
+        # Split writes and a short frame: the firmware reads what is there, never waits for more.
+        frame = proto.encode({"k": "ping", "s": 1})
+        host.serial.write(frame[:7])
+        time.sleep(0.1)
+        host.serial.write(frame[7:])
+        host.seen.clear()
+        again = host.wait_for(lambda m: m["k"] == "hello")
+        assert again["boot"] == hello["boot"]  # a ping is answered with the hello
+    assert b"Traceback" not in host.raw
+
+
+def test_show_command_changes_the_led_frame(host_for):
+    with SimTable(iter(()), META, seats=4) as table:
+        host = host_for(table)
+        host.wait_for(lambda m: m["k"] == "hello")
+        idle = table.leds
+        assert idle is not None and len(idle) == 4 * 12 * 3
+        host.send("show", id=7, sc=[3, 0, 11, 5], scale=11, turn=2, mode="play", win=[], mk=[])
+        assert host.wait_for(lambda m: m["k"] in ("ack", "err"))["k"] == "ack"
+        end = time.monotonic() + TIMEOUT
+        while table.leds == idle and time.monotonic() < end:
+            time.sleep(0.01)
+        leds = table.leds
+        assert leds != idle
+        ring2 = leds[2 * 36 : 3 * 36]
+        assert ring2[-3:] == bytes([ring2[-3]] * 3) and ring2[-3] > 0  # the turn's white head
+        assert leds[36:72] == bytes(36)  # seat 1 scored nothing: dark
+        host.send("show", id=8, mode="disco")
+        err = host.wait_for(lambda m: m["k"] in ("ack", "err"))
+        assert err["k"] == "err" and err["id"] == 8 and "disco" in err["why"]
+
+
+def test_sample_stream_gives_events_on_the_serial_side(host_for):
+    source = one_stick(press_at=100, press_len=8)
+    with SimTable(source, META, seats=4) as table:
+        host = host_for(table)
+        placed = host.wait_for(lambda m: m["k"] == "placed")
+        assert table.samples_done.wait(TIMEOUT)
+        assert table.samples_sent == 600 and table.error is None
+        assert abs(placed["g"] - 80) <= 5  # grams x10
+        assert 300 * 12 <= placed["t"] <= 600 * 12
+        button = next(m for m in host.seen if m["k"] == "button")
+        assert button["seat"] == 1 and button["long"] is False
+        assert table.alive  # the link outlives the samples
+
+
+def test_firmware_that_dies_is_a_clear_error():
+    broken = {k: v for k, v in META.items() if k != "counts_per_gram"}
+    table = SimTable(one_stick(), broken)
+    table.start()
+    assert table.samples_done.wait(TIMEOUT)
+    with pytest.raises(FirmwareDied) as died:
+        table.close()
+    message = str(died.value)
+    assert "firmware stopped" in message and "counts_per_gram" in message  # the traceback
+
+
+def gated(first, rest, gate):
+    """Samples `first`, then wait for `gate` (the test's go-ahead), then samples `rest`."""
+    yield from first
+    gate.wait(TIMEOUT)
+    yield from rest
+
+
+def test_arm_stream_and_unknown_commands(host_for):
+    samples = list(one_stick(n_empty=200, n_stick=0))
+    gate = threading.Event()
+    with SimTable(gated(samples[:100], samples[100:], gate), META, seats=4) as table:
+        host = host_for(table)
+        host.wait_for(lambda m: m["k"] == "hello")
+
+        def reply(cid):
+            return host.wait_for(lambda m: m["k"] in ("ack", "err") and m.get("id") == cid)
+
+        host.send("arm", id=1)
+        assert reply(1)["k"] == "ack"
+        host.send("stream", id=2, on=True)
+        assert reply(2)["k"] == "ack"
+        gate.set()
+        raw = host.wait_for(lambda m: m["k"] == "raw")
+        assert raw["lc"] == list(ZERO) and raw["a"] == [2, -3, 1001] and raw["t"] > 100 * 12
+        assert table.samples_done.wait(TIMEOUT)
+        host.send("stream", id=3, on=False)
+        assert reply(3)["k"] == "ack"
+        host.send("dance", id=4)
+        err = reply(4)
+        assert err["k"] == "err" and "dance" in err["why"]
