@@ -1,0 +1,146 @@
+"""`sticktable bloodsticks ...`: score one drop (spec/bloodsticks-drop.md), or play a game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from sticktable.engine import Game, RuleError
+from sticktable.errors import InputRefused, UserError
+from sticktable.games.bloodsticks import DropError, DropRules, score_drop_document
+from sticktable.games.bloodsticks.entry import ENTRY_HELP, parse_entry
+from sticktable.games.bloodsticks.settings import VARIANTS
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("bloodsticks", help="Bloodsticks: score a drop, play a game")
+    group = parser.add_subparsers(dest="bloodsticks_command", metavar="COMMAND")
+    group.required = True
+
+    score = group.add_parser(
+        "score-drop",
+        help="print the points one drop gives each player (spec/bloodsticks-drop.md)",
+        description='Read one drop as the counter sees it and print {"redo", "points"} as '
+        "one JSON object. A malformed drop is refused: exit 2 and one line on stderr.",
+    )
+    score.add_argument("drop", metavar="DROP.json", help="the drop (- for stdin)")
+    score.add_argument(
+        "--henki-scope",
+        choices=("stick", "round"),
+        default="stick",
+        help="house rule: x3/x4 on the stick (default) or the player's drop total",
+    )
+    score.add_argument(
+        "--dead-sticks-cancel",
+        choices=("yes", "no"),
+        default="yes",
+        help="house rule: a stick scoring 0 still cancels the one below (default)",
+    )
+    score.set_defaults(func=run_score_drop)
+
+    play = group.add_parser(
+        "play",
+        help="play a game from the keyboard (commands on stdin, not journaled)",
+        description="Play a game: one command per line on stdin; each accepted command prints "
+        "the table's state as one JSON line, refusals go to stderr; at the end of input the "
+        "standings are printed. Exit 1 if any line was refused.",
+        epilog=ENTRY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument(
+        "--players", required=True, metavar="A,B,...", help="player names in seat order (clockwise)"
+    )
+    play.add_argument("--variant", choices=VARIANTS, default="standard")
+    play.add_argument(
+        "--house",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a house rule, e.g. cap=10 or henki_scope=round (repeatable)",
+    )
+    play.set_defaults(func=run_play)
+
+
+def run(args) -> int:  # the group itself: argparse requires a subcommand
+    return args.func(args)
+
+
+def run_score_drop(args) -> int:
+    try:
+        if args.drop == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.drop, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as err:
+        raise UserError(f"cannot read {args.drop}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputRefused(f"{args.drop}: not UTF-8 text") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as err:
+        raise InputRefused(f"{args.drop}: not JSON ({err})") from None
+    rules = DropRules(args.henki_scope, args.dead_sticks_cancel == "yes")
+    try:
+        result = score_drop_document(doc, rules)
+    except DropError as err:
+        raise InputRefused(f"{args.drop}: {err}") from None
+    print(json.dumps(result))
+    return 0
+
+
+def _header(args) -> dict:
+    header: dict = {
+        "game": "bloodsticks",
+        "variant": args.variant,
+        "players": [p.strip() for p in args.players.split(",")],
+    }
+    for item in args.house:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--house takes KEY=VALUE, not {item!r}")
+        header[key] = int(value) if value.lstrip("-").isdigit() else value
+    return header
+
+
+def _status(game: Game) -> dict:
+    view = game.rules.view(game.state)
+    keys = (
+        "phase",
+        "stage",
+        "round",
+        "dropper",
+        "counter",
+        "bet",
+        "to_answer",
+        "attempt",
+        "proposal",
+        "pot",
+    )
+    status = {k: view[k] for k in keys}
+    status["totals"] = view["standings"]["totals"]
+    return status
+
+
+def run_play(args) -> int:
+    try:
+        game = Game(_header(args))
+    except RuleError as err:
+        raise UserError(str(err)) from None
+    refused = 0
+    for line in sys.stdin:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.strip() == "help":
+            print(ENTRY_HELP)
+            continue
+        try:
+            game.apply(parse_entry(line))
+        except RuleError as err:
+            refused += 1
+            print(f"sticktable: {line.strip()}: {err}", file=sys.stderr)
+            continue
+        print(json.dumps(_status(game)))
+    print(json.dumps(game.standings()))
+    return 1 if refused else 0

@@ -1,0 +1,136 @@
+"""A Bloodsticks header -> the complete settings of one game (variants and house rules).
+
+Header: {"game": "bloodsticks", "players": [names in seat order, clockwise], "variant": ...,
+<house rules>}. Every house rule is named here with its default; a key that is not (a typo)
+is refused rather than silently ignored, because these settings move money.
+"""
+
+from __future__ import annotations
+
+from sticktable.engine.core import RuleError
+
+from .drop import HENKI_SCOPES
+
+NAME = "bloodsticks"
+VARIANTS = ("standard", "challenge", "house")
+RESERVED_PREFIX = "@"  # ledger accounts of the table ("@pot", "@side", "@house")
+
+# variant -> (min players, max players, sticks each, rounds (None: one per player))
+SHAPE = {
+    "standard": (3, 6, 2, None),
+    "challenge": (2, 2, 5, 4),
+    "house": (3, 10, 2, 3),
+}
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _flag(value):
+    """Booleans also arrive as typed words or 0/1 from `--house key=value`."""
+    words = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
+    if isinstance(value, bool):
+        return value
+    if _is_int(value) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in words:
+        return words[value.lower()]
+    return None
+
+
+def _int_at_least(low):
+    return lambda v: v if _is_int(v) and v >= low else None
+
+
+def _choice(*options):
+    return lambda v: v if v in options else None
+
+
+# name -> (default, parse (None when invalid), what a valid value is, variants it applies to)
+HOUSE_RULES = {
+    "cap": (5, _int_at_least(1), "a whole number of at least 1", ("standard",)),
+    "min_bet": (1, _int_at_least(1), "a whole number of at least 1", ("standard", "challenge")),
+    "henki_scope": ("stick", _choice(*HENKI_SCOPES), '"stick" or "round"', VARIANTS),
+    "dead_sticks_cancel": (True, _flag, "yes or no", VARIANTS),
+    "max_tiebreaks": (10, _int_at_least(0), "a whole number of at least 0", VARIANTS),
+    "house_cut_pct": (
+        0,
+        lambda v: v if _is_int(v) and 0 <= v <= 100 else None,
+        "0 to 100",
+        VARIANTS,
+    ),
+    "entry": ("layout", _choice("layout", "totals"), '"layout" or "totals"', VARIANTS),
+    "first_dropper": (
+        "drop",
+        _choice("drop", "host"),
+        '"drop" or "host"',
+        ("standard", "challenge"),
+    ),
+    "counter": (
+        "neutral",
+        lambda v: v if isinstance(v, str) and v else None,
+        "a name",
+        ("challenge",),
+    ),
+    "stake": (1, _int_at_least(1), "a whole number of at least 1", ("house",)),
+    "side_pots": (False, _flag, "yes or no", ("house",)),
+    "house_score": ("sum", _choice("sum", "highest"), '"sum" or "highest"', ("house",)),
+}
+
+
+def settings_from_header(header: dict) -> tuple[list[str], dict]:
+    """The players and settings of a header, or RuleError saying what is wrong."""
+    if not isinstance(header, dict):
+        raise RuleError("the header must be a JSON object")
+    if header.get("game") != NAME:
+        raise RuleError(f'not a Bloodsticks header: "game" is {header.get("game")!r}')
+    unknown = sorted(set(header) - {"game", "players", "variant"} - set(HOUSE_RULES))
+    if unknown:
+        known = ", ".join(sorted(HOUSE_RULES))
+        raise RuleError(f"unknown header key {unknown[0]!r} (known: players, variant, {known})")
+    variant = header.get("variant", "standard")
+    if variant not in VARIANTS:
+        raise RuleError(f'"variant" must be one of {", ".join(VARIANTS)}, not {variant!r}')
+    players = _players(header.get("players"), variant)
+    settings: dict = {"variant": variant}
+    for key, (default, parse, what, variants) in HOUSE_RULES.items():
+        if variant not in variants:
+            if key in header:
+                raise RuleError(f'"{key}" does not apply to a {variant} game')
+            continue
+        value = parse(header.get(key, default))
+        if value is None:
+            raise RuleError(f'"{key}" must be {what}, not {header.get(key)!r}')
+        settings[key] = value
+    if variant == "standard" and settings["min_bet"] > settings["cap"]:
+        raise RuleError(f"the minimum bet {settings['min_bet']} is above the cap {settings['cap']}")
+    if variant == "challenge" and settings["counter"] in players:
+        raise RuleError("the challenge's counter must be a neutral third party, not a player")
+    if "house_score" in header and not settings.get("side_pots"):
+        raise RuleError('"house_score" only applies with side_pots')
+    low, high, sticks, rounds = SHAPE[variant]
+    settings["cap"] = settings.get("cap")  # None: no cap (a challenge); house games: fixed stake
+    settings["sticks_each"] = sticks
+    settings["rounds"] = rounds if rounds is not None else len(players)
+    return players, settings
+
+
+def _players(players, variant: str) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise RuleError('"players" must be a list of names (non-empty strings)')
+    if len(set(players)) != len(players):
+        raise RuleError("two players have the same name")
+    if any(p.startswith(RESERVED_PREFIX) for p in players):
+        raise RuleError(f"player names cannot start with {RESERVED_PREFIX!r}")
+    low, high = SHAPE[variant][:2]
+    if not low <= len(players) <= high:
+        if variant == "standard" and len(players) == 2:
+            raise RuleError('two players play a challenge: set "variant": "challenge"')
+        raise RuleError(f"a {variant} game needs {low} to {high} players, not {len(players)}")
+    return list(players)
+
+
+def stick_ids(player: str, count: int) -> list[str]:
+    """A player's stick ids in layouts: "Ann-1", "Ann-2", ... (unique for unique names)."""
+    return [f"{player}-{k}" for k in range(1, count + 1)]

@@ -1,0 +1,41 @@
+"""The daemon runs a Bloodsticks game like a Stick Stack one: keys, buttons, journal, rings."""
+
+import json
+
+from sticktable.daemon import TableSession
+from sticktable.engine import Game
+from sticktable.journal import Journal
+
+HEADER = {"game": "bloodsticks", "players": ["Ann", "Bo", "Cy"], "first_dropper": "host"}
+FLAT = {sid: {"posture": "flat"} for p in ("Ann", "Bo", "Cy") for sid in (f"{p}-1", f"{p}-2")}
+
+
+def test_a_game_at_the_table_is_journaled_and_replays(tmp_path):
+    sent = []
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game_id = journal.new_game(HEADER, source="board")
+        session = TableSession(
+            journal,
+            game_id,
+            Game(HEADER),
+            send=lambda kind, **f: sent.append((kind, f)),
+            say=lambda text: None,
+        )
+        session.on_board({"k": "hello", "s": 0, "boot": "0000abcd"})
+        session.on_key("first_dropper player=Ann")
+        session.on_key("collect")
+        session.on_key("bet amount=3")
+        session.on_board({"k": "button", "s": 1, "t": 10, "seat": 1, "long": False})
+        session.on_board({"k": "button", "s": 2, "t": 20, "seat": 2, "long": True})
+        session.on_board({"k": "fell", "s": 3, "t": 30, "n": 1})  # means nothing in Bloodsticks
+        session.on_key("drop style=flip")
+        sticks = {k: v for k, v in FLAT.items() if not k.startswith("Cy")}
+        session.on_key(json.dumps({"type": "layout", "sticks": sticks}))
+        session.on_key("confirm")
+        game = session.game
+        assert game.state["fell_out"] == ["Cy"] and game.state["totals"]["Ann"] == 2
+        assert [e["type"] for e in journal.events(game_id)] == [e["type"] for e in game.events]
+        again = Game(HEADER, journal.events(game_id))
+        assert again.state == game.state
+    shows = [fields for kind, fields in sent if kind == "show"]
+    assert shows[-1]["sc"] == [2, 2, 0] and shows[-1]["turn"] == 1 and shows[-1]["mk"][2]
