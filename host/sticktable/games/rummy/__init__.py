@@ -1,0 +1,59 @@
+"""Sticks, the rummy card game: one rule set ("sticks") with the presets "classic" and "tries".
+
+Header: {"game": "sticks", "players": [...], "preset": "classic"|"tries",
+"mode": "digital"|"referee", house settings (see settings.py: hand_size, decks, max_turns...)}.
+
+Events (lists may also be typed "3C,4C,5C" at the keyboard):
+  {"type": "seat_draw", "cards": {player: card}}   seating cards (chance in digital mode)
+  {"type": "seats", "order": [...], "dealer": P}  or: seats as they sit (ring order)
+  {"type": "stick", "player": P, "stick": N}        a stick drawn from the bag (chance)
+  {"type": "deal", "order": [every card]}           the shuffle (chance); referee: no order
+  {"type": "restock", "order": [...]}               empty stock: discards but the top (chance)
+  {"type": "draw", "player": P, "from": "stock"|"discard"}            digital mode only
+  {"type": "laydown", "player": P, "cards": [...]}  the stick ("No Discard": "melds": [[...]])
+  {"type": "meld", "player": P, "cards": [...]}     a new set or run once the stick is down
+  {"type": "layoff", "player": P, "meld": i, "cards": [...]}
+  {"type": "steal", "player": P, "meld": i, "give": card, "wild": card,
+   "then": {"type": "meld"|"layoff", ...}}          "tries" only
+  {"type": "discard", "player": P, "card": c}       digital mode; ends the turn
+  {"type": "done", "player": P} / {"type": "out", "player": P}        referee mode only
+
+Modules: cards (codes), sticks (the reviewed stick lists *.json), laydown (the checker),
+table (melds and lay-offs), settings (presets), state/deals/turns/game (the fold), views
+(what each party sees and may do, chance, exports), check (one checker request).
+"""
+
+import json
+
+from sticktable.engine import register
+
+from . import game, views
+
+
+class SticksRules:
+    name = "sticks"
+
+    initial = staticmethod(game.initial)
+    apply = staticmethod(game.apply)
+    check = staticmethod(views.check)
+    legal_actions = staticmethod(views.legal_actions)
+    view = staticmethod(views.view)
+    display = staticmethod(views.display)
+    chance = staticmethod(views.chance)
+    interpret = staticmethod(views.interpret)
+    standings = staticmethod(views.standings)
+    export_log = staticmethod(views.export_log)
+
+    @staticmethod
+    def export(header: dict, events: list, player: str | None = None) -> list[str]:
+        """`sticktable export`: the header, then the log as `player` may see it (JSON lines)."""
+        return [json.dumps(header)] + [
+            json.dumps(e) for e in views.export_log(header, events, player)
+        ]
+
+    @staticmethod
+    def finished(state) -> bool:
+        return state["phase"] == "over"
+
+
+RULES = register(SticksRules())

@@ -1,0 +1,74 @@
+"""The two presets as named settings (rules-decisions.md, Sticks): every difference between
+the seed texts is one key here, and a game header may override any of them (house rules)."""
+
+from __future__ import annotations
+
+from .sticks import stick_list
+
+PRESETS: dict[str, dict] = {
+    "classic": {
+        "hand_size": 15,
+        "decks": "by_players",  # 4 decks up to 5 players, 6 for 6 or 7 (ruling 1)
+        "min_players": 2,
+        "max_players": 7,
+        "natural_per_meld": False,
+        "discard_limit": "always",  # never discard a card that could extend a table meld
+        "tries": 0,  # 0: keep an unfinished stick for ever
+        "win": "end_of_deal",
+        "steal_wilds": False,
+        "flipped_wild": "stays",
+        "max_turns": 300,  # cap on one deal's length: then it ends with nobody out
+    },
+    "tries": {
+        "hand_size": 14,
+        "decks": 4,
+        "min_players": 2,
+        "max_players": 6,
+        "natural_per_meld": True,
+        "discard_limit": "until_down",  # the limit binds only a player who has not laid down
+        "tries": 3,
+        "win": "at_once",
+        "steal_wilds": True,
+        "flipped_wild": "starter_takes",  # a flipped 2/joker goes to the first player's hand
+        "max_turns": 300,
+    },
+}
+MODES = ("digital", "referee")
+
+
+class SettingsError(ValueError):
+    pass
+
+
+def resolve(header: dict) -> dict:
+    """Preset defaults overridden by the header's house rules, checked."""
+    preset = header.get("preset", "classic")
+    if preset not in PRESETS:
+        raise SettingsError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    settings = dict(PRESETS[preset], preset=preset, mode=header.get("mode", "digital"))
+    for key in PRESETS[preset]:
+        if key in header:
+            settings[key] = header[key]
+    if settings["mode"] not in MODES:
+        raise SettingsError(f"unknown mode {settings['mode']!r} (digital or referee)")
+    players = header.get("players")
+    if (
+        not isinstance(players, list)
+        or len(set(players)) != len(players)
+        or not all(isinstance(p, str) and p for p in players)
+    ):
+        raise SettingsError("players must be a list of distinct names")
+    if not settings["min_players"] <= len(players) <= settings["max_players"]:
+        raise SettingsError(
+            f"{preset!r} is for {settings['min_players']} to "
+            f"{settings['max_players']} players, not {len(players)}"
+        )
+    if settings["decks"] == "by_players":
+        settings["decks"] = 4 if len(players) <= 5 else 6
+    for key in ("decks", "hand_size", "max_turns"):
+        if not isinstance(settings[key], int) or settings[key] < 1:
+            raise SettingsError(f"{key} must be a positive whole number")
+    if settings["decks"] * 54 < len(players) * settings["hand_size"] + 2:
+        raise SettingsError("not enough cards for that many players and that hand size")
+    stick_list(preset)
+    return settings

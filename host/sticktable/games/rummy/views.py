@@ -1,0 +1,276 @@
+"""What each party may see and do: views, legal actions, ring display, chance, exports.
+
+Hidden information (ruling 10): hands, face-down sticks and the stock order. A player's view
+and a player's export of the log show only their own hand and stick; nobody's view shows the
+stock order, which lives only in the raw log's deal/restock events.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from sticktable.engine import effective_log
+
+from . import game
+from .cards import RANKS, SUITS, full_deck, is_wild
+from .laydown import solve
+from .sticks import Part, bag_contents, get_stick
+from .table import MeldError, extend
+
+HINT_BUDGET = 20_000  # search nodes for a suggested lay-down: a hint, never a verdict
+
+
+def seats(state) -> list[str]:
+    return state["seats"] or state["players"]
+
+
+def view(state, player=None) -> dict:
+    preset = state["settings"]["preset"]
+    digital = game.digital(state)
+    out = {
+        "game": "sticks",
+        "preset": preset,
+        "mode": state["settings"]["mode"],
+        "phase": state["phase"],
+        "deal": state["deal_no"],
+        "seats": list(seats(state)),
+        "dealer": None if state["dealer"] is None else state["seats"][state["dealer"]],
+        "turn": game.turn_player(state),
+        "you": player,
+        "players": {
+            p: {
+                "cards": len(state["hands"][p]) if digital else None,
+                "has_stick": state["stick"][p] is not None,
+                "completed": list(state["completed"][p]),
+                "tries": state["tries"][p],
+                "down": state["down"][p],
+            }
+            for p in state["players"]
+        },
+        "seat_draws": copy.deepcopy(state["seat_draws"]),
+        "melds": copy.deepcopy(state["melds"]),
+        "discard": list(state["discard"]),
+        "stock": len(state["stock"]),
+        "bag": len(state["bag"]),
+        "took": state["took"],
+        "revealed": copy.deepcopy(state["revealed"]),
+        "out": state["out"],
+        "deal_end": state["deal_end"],
+        "winners": list(state["winners"]),
+    }
+    if player in state["players"]:
+        number = state["stick"][player]
+        out["stick"] = (
+            None if number is None else {"number": number, "text": get_stick(preset, number).text}
+        )
+        out["hand"] = sorted(state["hands"][player]) if digital else None
+        out["legal"] = legal_actions(state, player)
+    return out
+
+
+def legal_actions(state, player=None) -> list[dict]:
+    """Events `player` may add now. Lay-downs and new melds are suggestions the finder found
+    (any other correct one is accepted too); steals are accepted but not listed."""
+    phase = state["phase"]
+    digital = game.digital(state)
+    if phase == "over":
+        return []
+    if phase == "sticks" and not digital:
+        head = state["queue"][0][0]
+        if player in (None, head):
+            return [
+                {"type": "stick", "player": head, "stick": n}
+                for n in sorted(set(game.drawable(state, head)))
+            ]
+        return []
+    if phase == "deal" and not digital:
+        return [{"type": "deal"}]
+    if phase not in ("draw", "play"):
+        return []
+    current = game.turn_player(state)
+    if player not in (None, current):
+        return []
+    if phase == "draw":
+        sources = (["stock"] if state["stock"] else []) + (["discard"] if state["discard"] else [])
+        return [{"type": "draw", "player": current, "from": s} for s in sources]
+    if not digital:
+        return [{"type": "done", "player": current}, {"type": "out", "player": current}]
+    actions = []
+    hand = state["hands"][current]
+    need = game.need_natural(state)
+    if not state["down"][current]:
+        number = state["stick"][current]
+        stick = None if number is None else get_stick(state["settings"]["preset"], number)
+        if stick is not None and stick.kind == "laydown":
+            melds = solve(stick.parts, hand, need, find=True, budget=HINT_BUDGET)
+            if melds:
+                actions.append(
+                    {
+                        "type": "laydown",
+                        "player": current,
+                        "cards": [c for m in melds for c in m.cards],
+                    }
+                )
+        elif stick is not None and stick.kind == "no_discard":
+            groups = _no_discard_hint(hand, need)
+            if sum(map(len, groups)) >= stick.min_cards:
+                actions.append({"type": "laydown", "player": current, "melds": groups})
+    else:
+        for kind in ("set", "run"):
+            melds = solve([Part(kind, 3)], hand, need, find=True, budget=HINT_BUDGET)
+            if melds:
+                actions.append({"type": "meld", "player": current, "cards": melds[0].cards})
+        for index, meld in enumerate(state["melds"]):
+            for card in sorted(set(hand)):
+                if is_wild(card) and meld["owner"] != current:
+                    continue
+                try:
+                    extend(meld, [card])
+                except MeldError:
+                    continue
+                actions.append(
+                    {"type": "layoff", "player": current, "meld": index, "cards": [card]}
+                )
+    actions += [
+        {"type": "discard", "player": current, "card": c}
+        for c in game.legal_discards(state, current)
+    ]
+    return actions
+
+
+def _no_discard_hint(hand: list[str], need_natural: bool) -> list[list[str]]:
+    """Greedy: peel 3-card sets and runs off the hand, then lay the rest off on them
+    (a hint: it may miss a split that exists)."""
+    hand, melds = list(hand), []
+    while True:
+        found = None
+        for kind in ("set", "run"):
+            found = solve([Part(kind, 3)], hand, need_natural, find=True, budget=5000)
+            if found:
+                break
+        if not found:
+            break
+        melds.append(found[0].to_json())
+        for card in found[0].cards:
+            hand.remove(card)
+    grown = True
+    while grown:
+        grown = False
+        for card in sorted(set(hand)):
+            for i, meld in enumerate(melds):
+                try:
+                    melds[i] = extend(meld, [card])
+                except MeldError:
+                    continue
+                hand.remove(card)
+                grown = True
+                break
+    return [m["cards"] for m in melds]
+
+
+def display(state) -> dict:
+    order = seats(state)
+    phase = state["phase"]
+    mode = "over" if phase == "over" else "play" if phase in ("draw", "play", "restock") else "idle"
+    return {
+        "scores": [len(state["completed"][p]) for p in order],
+        "scale": game.SEVEN,
+        "turn": state["turn"] if mode == "play" else None,
+        "mode": mode,
+        "win": [order.index(p) for p in state["winners"]],
+        "marks": [int(state["down"][p]) for p in order],
+    }
+
+
+def chance(state, rng: random.Random):
+    """The pending chance outcome as an event (digital mode; the referee enters physical ones)."""
+    if not game.digital(state):
+        return None
+    phase = state["phase"]
+    if phase == "seating":
+        one_deck = [r + s for s in SUITS for r in RANKS]
+        drawn = rng.sample(one_deck, len(state["seat_pending"]))
+        return {"type": "seat_draw", "cards": dict(zip(state["seat_pending"], drawn, strict=True))}
+    if phase == "sticks":
+        head = state["queue"][0][0]
+        return {"type": "stick", "player": head, "stick": rng.choice(game.drawable(state, head))}
+    if phase == "deal":
+        order = list(state["deck"])
+        rng.shuffle(order)
+        return {"type": "deal", "order": order}
+    if phase == "restock":
+        order = state["discard"][:-1]
+        rng.shuffle(order)
+        return {"type": "restock", "order": order}
+    return None
+
+
+def interpret(state, fact: dict) -> list[dict]:
+    """No sensor means anything in Sticks, except in referee mode the turn player's seat
+    button (short press): "my turn is done"."""
+    if (
+        fact.get("k") == "button"
+        and not fact.get("long")
+        and state["phase"] == "play"
+        and not game.digital(state)
+        and fact.get("seat") == state["turn"]
+    ):
+        return [{"type": "done", "player": game.turn_player(state)}]
+    return []
+
+
+def standings(state) -> dict:
+    return {
+        "completed": {p: len(state["completed"][p]) for p in state["players"]},
+        "deal": state["deal_no"],
+        "finished": state["phase"] == "over",
+        "winners": list(state["winners"]),
+    }
+
+
+def check(state) -> None:
+    """Conservation: every card and every stick is in exactly one place."""
+    sticks = (
+        state["bag"]
+        + state["held_back"]
+        + [n for p in state["players"] for n in state["completed"][p]]
+        + [n for n in state["stick"].values() if n is not None]
+    )
+    assert Counter(sticks) == Counter(bag_contents(state["settings"]["preset"])), "sticks lost"
+    if game.digital(state):
+        cards = (
+            state["deck"]
+            + state["stock"]
+            + state["discard"]
+            + [c for m in state["melds"] for c in m["cards"]]
+            + [c for p in state["players"] for c in state["hands"][p]]
+        )
+        assert Counter(cards) == Counter(full_deck(state["settings"]["decks"])), "cards lost"
+    assert len(state["winners"]) <= 1
+
+
+def export_log(header: dict, events: list[dict], player: str | None) -> list[dict]:
+    """The effective log as `player` (None: a spectator) may see it: no stock order, no other
+    player's cards or face-down stick; a player's own dealt and drawn cards are added."""
+    state = game.initial(header)
+    out = []
+    for event in effective_log(events):
+        before = state
+        state = game.apply(copy.deepcopy(state), event)
+        kind, seen = event.get("type"), dict(event)
+        if kind == "deal":
+            seen.pop("order", None)
+            if player in state["players"] and game.digital(state):
+                seen["hand"] = sorted(state["hands"][player])
+        elif kind == "restock":
+            seen = {"type": "restock", "count": len(event.get("order", []))}
+        elif kind == "draw" and event.get("player") == player and event.get("from") == "stock":
+            seen["card"] = state["hands"][player][-1]
+        elif kind == "stick" and event.get("player") != player:
+            free = get_stick(before["settings"]["preset"], event["stick"]).kind == "free"
+            if not free:
+                seen.pop("stick")
+        out.append(seen)
+    return out
