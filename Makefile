@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all setup demo test bench lint firmware flash hardware clean
+.PHONY: all setup demo test bench lint firmware flash hardware stubs clean
 
 all: test
 
@@ -26,9 +26,31 @@ test: $(STAMP)
 bench: $(STAMP)
 	@for b in tests/bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-lint: $(STAMP)
-	$(BIN)/ruff check host tests firmware
-	$(BIN)/ruff format --check host tests firmware
+# Hardware helper's targets (hardware/README.md). PROFILE picks a board from hardware/pinmap.json.
+PROFILE ?= pico
+STUBS := $(VENV)/stubs/.installed
+
+# MicroPython type stubs live outside the venv (they replace the standard library for pyright).
+stubs: $(STUBS)
+$(STUBS): hardware/pinmap.json | $(STAMP)
+	$(BIN)/python -m hardware.stubs
+	touch $@
+
+# ruff (check + format) on all Python, pin map vs firmware, pyright on the firmware (rp2, esp32).
+lint: $(STAMP) $(STUBS)
+	$(BIN)/python -m hardware.lint
+
+# .mpy files for the board in build/$(PROFILE)/ (mpy-cross of the board's MicroPython version).
+firmware: $(STAMP)
+	$(BIN)/python -m hardware.mpy_build --profile $(PROFILE)
+
+# make flash PORT=/dev/ttyACM0: compile, copy with mpremote, reset. No PORT: one line, exit 1.
+flash: $(STAMP)
+	@$(BIN)/python -m hardware.flash --port "$(PORT)" --profile $(PROFILE)
+
+# KiCad netlist in hardware/out/, the builder documents in hardware/ (BOM, wiring, power).
+hardware: $(STAMP)
+	$(BIN)/python -m hardware.build
 
 clean:
 	rm -rf $(VENV) build

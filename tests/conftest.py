@@ -1,36 +1,13 @@
-"""Shared test helpers: paths and a runner for scripts under the real MicroPython interpreter."""
+"""Pytest set-up shared by every test area: tests/ on sys.path, and the MicroPython runner."""
 
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE = ROOT / "firmware"
-MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
-    "micropython"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def micropython_env(extra_path: list[Path] | None = None) -> dict:
-    """MICROPYPATH replaces the default path, so keep `.frozen` (the built-in asyncio etc.)."""
-    paths = [str(p) for p in (extra_path or [])] + [str(FIRMWARE), ".frozen"]
-    env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join(paths)
-    return env
-
-
-def run_micropython(script: Path | str, *args: str, heap: str = "192K", timeout: float = 60,
-                    input: bytes | None = None, extra_path: list[Path] | None = None):
-    """Run a file under MicroPython with the firmware importable; returns CompletedProcess."""
-    if MICROPYTHON is None:
-        pytest.fail("the micropython command is missing; run `make setup`")
-    cmd = [MICROPYTHON, "-X", f"heapsize={heap}", str(script), *args]
-    return subprocess.run(cmd, input=input, capture_output=True, timeout=timeout,
-                          env=micropython_env(extra_path))
+from micropython_runner import run_micropython  # noqa: E402
 
 
 @pytest.fixture

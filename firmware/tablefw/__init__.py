@@ -1,1 +1,1 @@
-# Firmware of the stick-game table: the same application on the board, the unix port and the simulator.
+# Firmware of the stick-game table: one application for the board, the unix port and the simulator.

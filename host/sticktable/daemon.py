@@ -77,12 +77,12 @@ class TableSession:
             events = self.game.rules.interpret(self.game.state, fact)
         except RuleError as err:
             self.journal.record_fact(self.game_id, message, f"refused: {err}", self.boot)
-            self.say(f"  {describe_fact(fact):28} refused: {err}")
+            self.say(f"{describe_fact(fact):38} refused: {err}")
             return []
         meta = {"src": "board", "seq": message.get("s"), "t": message.get("t")}
         applied, decision = self._apply_all([{**event, **meta} for event in events])
         self.journal.record_fact(self.game_id, message, decision, self.boot)
-        self.say(f"  {describe_fact(fact):28} {decision}")
+        self.say(f"{describe_fact(fact):38} -> {decision}")
         self.sync_display()
         return applied
 
@@ -103,8 +103,9 @@ class TableSession:
                 if seat is None:
                     raise RuleError("usage: button SEAT [long]")
                 fact = {"k": "button", "seat": seat, "long": words[2:] == ["long"]}
-                events = [{**e, "src": "key"} for e in self.game.rules.interpret(
-                    self.game.state, fact)]
+                events = [
+                    {**e, "src": "key"} for e in self.game.rules.interpret(self.game.state, fact)
+                ]
             elif words[0] == "undo":
                 events = [self._correction(len(self.game.events) - 1, [], "undo")]
             elif words[0] == "fix":
@@ -122,7 +123,7 @@ class TableSession:
             self.say(f"  key: {line.strip()}: {err}")
             return []
         applied, decision = self._apply_all(events)
-        self.say(f"  key: {line.strip():22} {decision}")
+        self.say(f"          key {line.strip():28} -> {decision}")
         self.sync_display()
         return applied
 
@@ -131,8 +132,7 @@ class TableSession:
             target -= 1  # undo again takes back the event before the last correction
         if target < 0:
             raise RuleError("nothing to correct")
-        return {"type": "correct", "target": target, "events": events, "why": why,
-                "src": "referee"}
+        return {"type": "correct", "target": target, "events": events, "why": why, "src": "referee"}
 
     def _apply_all(self, events: list[dict]) -> tuple[list[dict], str]:
         """Apply events in order, journaling each; stop at the first the rules refuse."""
@@ -180,15 +180,15 @@ def wire_display(display: dict) -> dict:
 
 
 def describe_fact(fact: dict) -> str:
+    """`  41.1s board fell n=3 g=245`: the board's clock, then what it reported."""
     kind = fact.get("k", "?")
     details = " ".join(
         f"{k}={v}" for k, v in fact.items() if k not in ("k", "s", "t") and v is not None
     )
-    return f"board {kind} {details}".rstrip()
+    at = f"{fact['t'] / 1000:7.1f}s " if isinstance(fact.get("t"), int) else " " * 9
+    return f"{at}board {kind} {details}".rstrip()
 
 
 def describe_event(event: dict) -> str:
-    details = " ".join(
-        f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t")
-    )
+    details = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t"))
     return f"{event.get('type')} {details}".rstrip()

@@ -175,7 +175,6 @@ class Journal:
         return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
 
 
-
 def add_journal_option(parser) -> None:
     parser.add_argument(
         "--journal",

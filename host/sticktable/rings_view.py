@@ -27,8 +27,8 @@ def decode(frame: bytes, rings: int) -> list[str]:
     """Each ring's LEDs as a string of characters."""
     out = []
     for ring in range(rings):
-        leds = frame[ring * LEDS_PER_RING * 3:(ring + 1) * LEDS_PER_RING * 3]
-        out.append("".join(led_char(*leds[i:i + 3]) for i in range(0, len(leds) - 2, 3)))
+        leds = frame[ring * LEDS_PER_RING * 3 : (ring + 1) * LEDS_PER_RING * 3]
+        out.append("".join(led_char(*leds[i : i + 3]) for i in range(0, len(leds) - 2, 3)))
     return out
 
 
@@ -47,5 +47,7 @@ class RingPrinter:
         if rings == self.last and not force:
             return
         self.last = rings
-        self.say("  rings  " + "  ".join(
-            f"{name}[{ring}]" for name, ring in zip(self.players, rings, strict=True)))
+        self.say(
+            "          rings "
+            + "  ".join(f"{name}[{ring}]" for name, ring in zip(self.players, rings, strict=True))
+        )

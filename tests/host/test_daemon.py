@@ -14,8 +14,13 @@ def table(tmp_path):
     journal = Journal(tmp_path / "j.sqlite")
     game = Game(HEADER)
     sent = []
-    session = TableSession(journal, journal.new_game(HEADER, "test"), game,
-                           send=lambda kind, **f: sent.append((kind, f)), say=lambda _: None)
+    session = TableSession(
+        journal,
+        journal.new_game(HEADER, "test"),
+        game,
+        send=lambda kind, **f: sent.append((kind, f)),
+        say=lambda _: None,
+    )
     yield session, journal, sent
     journal.close()
 
@@ -54,8 +59,13 @@ def test_keys_undo_is_a_logged_correction(table):
     session.on_key("placed")
     session.on_key("undo")
     events = journal.events(session.game_id)
-    assert events[-1] == {"type": "correct", "target": 1, "events": [], "why": "undo",
-                          "src": "referee"}
+    assert events[-1] == {
+        "type": "correct",
+        "target": 1,
+        "events": [],
+        "why": "undo",
+        "src": "referee",
+    }
     assert session.game.state["hand"] == 1  # the placement was taken back
     assert session.game.replay() == session.game.state
 
@@ -68,8 +78,7 @@ def test_refused_keys_leave_the_log_alone(table):
     session.on_key("fell")
     session.on_key("fix x {}")
     assert journal.events(session.game_id) == []
-    assert len(said) == 3 and all("refused" in s or "usage" in s or "expected" in s
-                                  for s in said)
+    assert len(said) == 3 and all("refused" in s or "usage" in s or "expected" in s for s in said)
 
 
 def test_parse_key_value():
@@ -79,7 +88,7 @@ def test_parse_key_value():
 
 
 def test_wire_display_uses_short_keys():
-    shown = wire_display({"scores": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [],
-                          "marks": [0, 1]})
-    assert shown == {"sc": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [],
-                     "mk": [0, 1]}
+    shown = wire_display(
+        {"scores": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "marks": [0, 1]}
+    )
+    assert shown == {"sc": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "mk": [0, 1]}

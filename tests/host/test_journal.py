@@ -57,7 +57,8 @@ def test_corrupt_journal_is_one_line_and_nonzero(tmp_path, command):
     bad.write_bytes(b"this is not a database" * 100)
     proc = subprocess.run(
         [sys.executable, "-m", "sticktable", *command, "--journal", str(bad)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
@@ -70,7 +71,9 @@ def test_games_lists_as_json(tmp_path):
         journal.new_game(HEADER, source="sim")
     proc = subprocess.run(
         [sys.executable, "-m", "sticktable", "games", "--json", "--journal", str(path)],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     listed = json.loads(proc.stdout)
     assert listed["players"] == ["Ann", "Bo"] and listed["finished"] is False

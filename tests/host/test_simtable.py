@@ -41,7 +41,11 @@ def one_stick(n_empty=300, n_stick=300, press_at=None, press_len=0):
 
 
 class Host:
-    """The host's end of the link: pyserial on the pty, frames decoded with the shared codec."""
+    """The host's end of the link: pyserial on the pty, frames decoded with the shared codec.
+
+    Like the daemon it acknowledges what it received and speaks at least every 0.3 s, so a
+    board paced by its host keeps going (see tablefw/app.py, App.held).
+    """
 
     def __init__(self, port):
         self.serial = serial.Serial(port, timeout=0.05)
@@ -49,20 +53,38 @@ class Host:
         self.seen = []
         self.raw = b""
         self.seq = 0
+        self.boot = None
+        self.board_seq = 0  # highest board seq seen
+        self.acked_at = 0.0
+        self.acking = True  # False: keep speaking (heartbeats) but acknowledge nothing
 
     def send(self, kind, **fields):
         self.seq += 1
         self.serial.write(proto.encode({"k": kind, "s": self.seq, **fields}))
+
+    def ack(self):
+        if not self.acking:
+            self.send("hb")
+        elif self.boot is not None:
+            self.send("ack", a=self.board_seq, b=self.boot)
+        self.acked_at = time.monotonic()
 
     def wait_for(self, predicate, timeout=TIMEOUT):
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             data = self.serial.read(4096)
             self.raw += data
+            found = None
             for msg in self.decoder.feed(data):
                 self.seen.append(msg)
-                if predicate(msg):
-                    return msg
+                self.boot = msg.get("boot", self.boot)
+                self.board_seq = max(self.board_seq, msg["s"])
+                if found is None and predicate(msg):
+                    found = msg
+            if data or time.monotonic() - self.acked_at > 0.3:
+                self.ack()
+            if found is not None:
+                return found
         raise AssertionError(f"no such frame within {timeout}s; saw {self.seen[-10:]}")
 
     def close(self):
@@ -90,12 +112,14 @@ def test_startup_says_hello_over_the_pty(host_for):
         assert hello["board"].startswith("sim-") and len(hello["boot"]) == 8
         int(hello["boot"], 16)
         assert hello["seats"] == 4 and hello["cells"] == 4
+        # Acknowledged (wait_for acks what arrives): the board stops resending its hello.
+        with pytest.raises(AssertionError):
+            host.wait_for(lambda m: m["k"] == "hello", timeout=1.0)
         # Split writes and a short frame: the firmware reads what is there, never waits for more.
-        frame = proto.encode({"k": "ping", "s": 1})
+        frame = proto.encode({"k": "ping", "s": host.seq + 1})
         host.serial.write(frame[:7])
         time.sleep(0.1)
         host.serial.write(frame[7:])
-        host.seen.clear()
         again = host.wait_for(lambda m: m["k"] == "hello")
         assert again["boot"] == hello["boot"]  # a ping is answered with the hello
     assert b"Traceback" not in host.raw
@@ -144,7 +168,8 @@ def test_firmware_that_dies_is_a_clear_error():
     with pytest.raises(FirmwareDied) as died:
         table.close()
     message = str(died.value)
-    assert "firmware stopped" in message and "counts_per_gram" in message  # the traceback
+    assert "firmware stopped" in message and "counts_per_gram" in message  # why, in one line
+    assert "\n" not in message and "Traceback" in died.value.stderr
 
 
 def gated(first, rest, gate):
@@ -177,3 +202,38 @@ def test_arm_stream_and_unknown_commands(host_for):
         host.send("dance", id=4)
         err = reply(4)
         assert err["k"] == "err" and "dance" in err["why"]
+
+
+def test_simulated_time_waits_for_the_host(host_for):
+    with SimTable(one_stick(press_at=100, press_len=8), META, seats=4) as table:
+        time.sleep(0.5)
+        assert table.samples_sent == 0  # no host yet: the table does not play on its own
+        host = host_for(table)
+        host.acking = False
+        button = host.wait_for(lambda m: m["k"] == "button")
+        time.sleep(0.5)
+        held_at = table.samples_sent
+        assert held_at < 300  # held at the unacknowledged press, long before the stick
+        host.acking = True
+        host.wait_for(lambda m: m["k"] == "placed")
+        assert table.samples_done.wait(TIMEOUT) and table.samples_sent == 600
+        assert button["s"] + 1 == max(m["s"] for m in host.seen if m["k"] == "placed")
+
+
+def test_free_run_needs_no_host():
+    with SimTable(one_stick(), META, paced_by_host=False) as table:
+        assert table.samples_done.wait(TIMEOUT)
+        assert table.samples_sent == 600 and table.error is None
+
+
+def test_a_failing_sample_source_is_not_silent():
+    def broken():
+        yield from one_stick(n_empty=10, n_stick=0)
+        raise ValueError("tower script bug")
+
+    table = SimTable(broken(), META, paced_by_host=False)
+    table.start()
+    assert table.samples_done.wait(TIMEOUT)
+    with pytest.raises(ValueError, match="tower script bug"):
+        table.close()
+    assert table.samples_sent == 10

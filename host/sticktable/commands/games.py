@@ -18,11 +18,19 @@ def run(args) -> int:
         rows = journal.games()
     if args.json:
         for row in rows:
-            print(json.dumps({
-                "id": row.id, "game": row.game, "players": row.header.get("players", []),
-                "source": row.source, "created": row.created,
-                "finished": row.finished is not None, "events": row.events,
-            }))
+            print(
+                json.dumps(
+                    {
+                        "id": row.id,
+                        "game": row.game,
+                        "players": row.header.get("players", []),
+                        "source": row.source,
+                        "created": row.created,
+                        "finished": row.finished is not None,
+                        "events": row.events,
+                    }
+                )
+            )
         return 0
     if not rows:
         print("no games yet")

@@ -33,26 +33,38 @@ def register(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="DEV", help="the board's serial port, e.g. /dev/ttyACM0")
     where.add_argument(
-        "--sim", action="store_true",
+        "--sim",
+        action="store_true",
         help="a simulated table: the real firmware under MicroPython on a virtual tower",
     )
     parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
     parser.add_argument("--game", default="stick-stack", help="rule set (default: stick-stack)")
     parser.add_argument(
-        "--house", action="append", default=[], metavar="KEY=VALUE",
+        "--house",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
         help="a house rule for the header, e.g. end_score=15 (repeatable)",
     )
     parser.add_argument(
-        "--resume", nargs="?", const="last", metavar="GAME",
+        "--resume",
+        nargs="?",
+        const="last",
+        metavar="GAME",
         help="continue an unfinished game (default: the last one)",
     )
     parser.add_argument("--seed", type=int, default=1, help="simulation: random seed")
     parser.add_argument(
-        "--speed", type=float, default=0.0,
+        "--speed",
+        type=float,
+        default=0.0,
         help="simulation: 1 = real time, 4 = four times faster, 0 = as fast as it goes",
     )
     parser.add_argument(
-        "--hello-timeout", type=float, default=3.0, metavar="S",
+        "--hello-timeout",
+        type=float,
+        default=3.0,
+        metavar="S",
         help="seconds to wait for the board's hello (default 3)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
@@ -100,8 +112,10 @@ def run(args) -> int:
     say = (lambda text: None) if args.quiet else print
     with Journal(args.journal) as journal:
         game_id, game = open_game(journal, args)
-        say(f"game {game_id}: {game.header['game']}, players {', '.join(game.header['players'])}"
-            f" (journal {journal.path})")
+        say(
+            f"game {game_id}: {game.header['game']}, players {', '.join(game.header['players'])}"
+            f" (journal {journal.path})"
+        )
         with contextlib.ExitStack() as stack:
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
             link = stack.enter_context(connect(sim.port if sim else args.port, args))
@@ -119,9 +133,11 @@ def run(args) -> int:
 def play(session: TableSession, link, sim, keys, rings) -> None:
     """Pump board messages and keyboard lines into the session until the game is over."""
     drained_at = None
+    rounds_told = len(session.game.standings().get("rounds", []))
     while not session.game.finished:
         for message in link.poll(POLL_S):
             session.on_board(message)
+            rounds_told = tell_rounds(session, rounds_told)
         if keys is not None:
             for line in keys.lines():
                 session.on_key(line)
@@ -133,9 +149,24 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
                     break
     for message in link.poll(POLL_S):
         session.on_board(message)
+    tell_rounds(session, rounds_told)
     if sim is not None:
         time.sleep(0.2)  # the game-over frame
         rings.update(sim.leds, force=True)
+
+
+def tell_rounds(session: TableSession, told: int) -> int:
+    """Announce each round that ended since `told` rounds; returns how many are told now."""
+    standings = session.game.standings()
+    rounds = standings.get("rounds", [])
+    for number, result in enumerate(rounds[told:], start=told + 1):
+        how = result.get("ended_by", "")
+        if result.get("toppler"):
+            how += f" by {result['toppler']}"
+        scores = ", ".join(f"{n} {v}" for n, v in result.get("scores", {}).items())
+        totals = ", ".join(f"{n} {v}" for n, v in standings.get("totals", {}).items())
+        session.say(f"  == round {number} over ({how}): {scores}; totals: {totals}")
+    return len(rounds)
 
 
 def print_standings(game_id: int, game: Game) -> None:
@@ -155,8 +186,14 @@ def check_against_script(game: Game, sim) -> int:
     same = {k: got.get(k) for k in ("totals", "winners")} == {
         k: expected.get(k) for k in ("totals", "winners")
     }
-    print("table scored the game " + ("exactly as scripted" if same else
-          f"DIFFERENTLY from the script: expected {expected.get('totals')}"))
+    print(
+        "table scored the game "
+        + (
+            "exactly as scripted"
+            if same
+            else f"DIFFERENTLY from the script: expected {expected.get('totals')}"
+        )
+    )
     return 0 if same and game.finished else 1
 
 
@@ -165,8 +202,11 @@ def start_sim(game: Game, args):
     from sticktable.sim.game import SimGame
     from sticktable.sim.runner import SimTable
 
-    script = SimGame(game.header["players"], seed=args.seed,
-                     **{k: v for k, v in game.header.items() if k not in ("game", "players")})
+    script = SimGame(
+        game.header["players"],
+        seed=args.seed,
+        **{k: v for k, v in game.header.items() if k not in ("game", "players")},
+    )
     with SimTable(script.samples(), script.meta, speed=args.speed) as table:
         table.script = script
         yield table

@@ -1,0 +1,32 @@
+# Runs ON THE BOARD (MicroPython), started by `python -m hardware.calibration` through
+# `mpremote run`: averages the four load cells' raw HX711 counts for ~2 s and prints them as
+# one JSON line. Uses the GPIO reader (not the app's PIO program) so it works from the REPL;
+# the board must be in REPL mode (hold seat 1's button while plugging it in: see main.py).
+import json
+
+import machine
+
+from tablefw import pins
+from tablefw.hx711 import HX711Bus
+
+SAMPLES = 160  # 2 s at 80 samples/s
+
+
+def main():
+    sck = machine.Pin(pins.HX711_SCK, machine.Pin.OUT, value=0)
+    douts = [machine.Pin(n, machine.Pin.IN) for n in pins.HX711_DOUT]
+    bus = HX711Bus(sck, douts, machine.disable_irq, machine.enable_irq)
+    n = len(douts)
+    raw = [0] * n
+    history = [[] for _ in range(n)]
+    got = 0
+    while got < SAMPLES:
+        if bus.read(raw):
+            for i in range(n):
+                history[i].append(raw[i])
+            got += 1
+    # The median of each cell: a wild sample (saturation, bit error) does not move it.
+    print(json.dumps([sorted(h)[len(h) // 2] for h in history]))
+
+
+main()

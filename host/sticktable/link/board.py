@@ -1,0 +1,210 @@
+"""`BoardLink`: the daemon's end of the serial link to the table's board.
+
+    link = BoardLink.open("/dev/ttyACM0")     # or open(None): find the board by USB id
+    link.hello                                 # the board's hello (proto, fw, board, boot, ...)
+    for msg in link.poll(0.02): ...            # board messages in order, each once
+    cid = link.send("show", sc=[1, 2], ...)    # a command; link.result(cid) -> None/"ok"/"err: ..."
+    link.close()
+
+`poll()` returns board events (each exactly once, in seq order), a new boot's `hello`, `raw`
+samples, and messages made by the link itself (marked `"src": "host"`): `gap` (events that can
+no longer arrive: a reboot, with `n` = how many the board had announced and we never got),
+`link` (`up` False/True: the board went silent / speaks again, or the port vanished and came
+back), and `err` (a command the board refused). Events returned by one `poll()` are acknowledged
+to the board at the next `poll()` call: process (journal) them before polling again, and an
+event is never acknowledged before the daemon had it.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import time
+from collections.abc import Iterator
+
+import serial
+
+from sticktable.errors import UserError
+
+from .port import explain, find_board, open_port
+from .session import HostSession, ProtocolMismatch
+
+log = logging.getLogger(__name__)
+CHUNK = 65536
+RECONNECT_FIRST_S = 0.1
+RECONNECT_MAX_S = 2.0
+
+
+class BoardLink:
+    def __init__(self, port: str, *, resume: tuple[str, int] | None = None, clock=time.monotonic):
+        self.port = port
+        self._clock = clock
+        self.session = HostSession(self._write, clock, resume=resume)
+        self._ser: serial.Serial | None = None
+        self._backlog: list[dict] = []
+        self._retry_at = 0.0
+        self._retry_s = RECONNECT_FIRST_S
+        self.reconnects = 0
+        self.write_timeouts = 0
+
+    @classmethod
+    def open(
+        cls,
+        port: str | None = None,
+        *,
+        hello_timeout: float = 3.0,
+        resume: tuple[str, int] | None = None,
+        serial_number: str | None = None,
+    ) -> BoardLink:
+        """Open the port (found by USB id if None) and wait for the board's hello."""
+        link = cls(port or find_board(serial_number), resume=resume)
+        link._ser = open_port(link.port)
+        try:
+            link.wait_hello(hello_timeout)
+        except BaseException:
+            link.close()
+            raise
+        return link
+
+    @property
+    def hello(self) -> dict | None:
+        return self.session.hello
+
+    @property
+    def connected(self) -> bool:
+        return self._ser is not None
+
+    def wait_hello(self, timeout: float) -> dict:
+        """Ping until the hello comes; UserError after `timeout` seconds."""
+        deadline = self._clock() + timeout
+        self.session.ping()
+        seen = 0
+        while self.session.hello is None:
+            left = deadline - self._clock()
+            if left <= 0:
+                raise UserError(
+                    f"no hello from the board on {self.port} within {timeout:g} s: "
+                    + self._silence_report(seen)
+                )
+            seen += self._pump(min(left, 0.05), self._backlog)
+            self._backlog.extend(self.session.tick())
+        # The hello itself is `self.hello`; what came after it waits for the first poll().
+        self._backlog = [m for m in self._backlog if m is not self.session.hello]
+        for warning in self.session.warnings:
+            log.warning("%s", warning)
+        return self.session.hello
+
+    def _silence_report(self, seen: int) -> str:
+        if self._ser is None:
+            return "the port went away"
+        d = self.session.decoder
+        if not seen:
+            return "nothing received (is the firmware running?)"
+        if d.frames:
+            return f"{d.frames} frames but no hello (does the board speak this protocol?)"
+        return f"{seen} bytes received, none of them a protocol frame (wrong program or speed?)"
+
+    def poll(self, timeout: float = 0.0) -> list[dict]:
+        """Messages that arrived, waiting up to `timeout` s for the first; acks the last batch."""
+        self.session.commit()
+        out, self._backlog = self._backlog, []
+        self._pump(0.0 if out else timeout, out)
+        out.extend(self.session.tick())
+        return out
+
+    def events(self, poll_s: float = 0.05) -> Iterator[dict]:
+        """Board messages forever, one at a time (each acked once the next batch is fetched)."""
+        while True:
+            yield from self.poll(poll_s)
+
+    def send(self, kind: str, **fields) -> int:
+        """Send a command (show, arm, stream); returns its id (resent until answered)."""
+        return self.session.send(kind, **fields)
+
+    def result(self, cid: int) -> str | None:
+        """None while unanswered, then "ok", "superseded" or "err: why"."""
+        return self.session.results.get(cid)
+
+    def stats(self) -> dict:
+        return {
+            **self.session.stats(),
+            "reconnects": self.reconnects,
+            "write_timeouts": self.write_timeouts,
+        }
+
+    def close(self) -> None:
+        if self._ser is not None:
+            try:
+                self._ser.close()
+            finally:
+                self._ser = None
+
+    def reconnect(self) -> None:
+        """Close the port and reopen it at once (what a pulled and replugged cable does)."""
+        self.close()
+        self._retry_at = 0.0
+        self._reopen()
+
+    # -- I/O ------------------------------------------------------------------------------
+
+    def _pump(self, timeout: float, out: list[dict]) -> int:
+        """Read what the port has (waiting up to `timeout`), decode into `out`; bytes read."""
+        if self._ser is None:
+            self._reopen()
+            if self._ser is None:
+                time.sleep(timeout)
+                return 0
+        total = 0
+        try:
+            if timeout > 0:
+                select.select([self._ser.fileno()], [], [], timeout)
+            while self._ser is not None:  # a failed write while decoding may close it
+                data = self._ser.read(CHUNK)
+                if not data:
+                    break
+                total += len(data)
+                out.extend(self.session.feed(data))
+                if len(data) < CHUNK:
+                    break
+        except ProtocolMismatch as err:
+            raise UserError(f"board on {self.port}: {err}") from None
+        except (serial.SerialException, OSError, ValueError, TypeError) as err:
+            self._lost(out, err)
+        return total
+
+    def _write(self, frame: bytes) -> None:
+        if self._ser is None:
+            return  # the link resends what matters once the port is back
+        try:
+            self._ser.write(frame)
+        except serial.SerialTimeoutException:
+            self.write_timeouts += 1  # a board that does not read: it will be resent
+        except (serial.SerialException, OSError, ValueError, TypeError) as err:
+            self._lost(self._backlog, err)
+
+    def _lost(self, out: list[dict], err: BaseException) -> None:
+        self.close()
+        self.session.up = False
+        self._retry_s = RECONNECT_FIRST_S
+        self._retry_at = self._clock() + self._retry_s
+        out.append(
+            {
+                "k": "link",
+                "up": False,
+                "src": "host",
+                "why": f"port {self.port} lost: {explain(err, self.port)}",
+            }
+        )
+
+    def _reopen(self) -> None:
+        if self._clock() < self._retry_at:
+            return
+        try:
+            self._ser = open_port(self.port)
+        except UserError:
+            self._retry_s = min(self._retry_s * 2, RECONNECT_MAX_S)
+            self._retry_at = self._clock() + self._retry_s
+            return
+        self.reconnects += 1
+        self.session.decoder.reset()
+        self.session.ping()  # the hello tells us whether the board rebooted meanwhile

@@ -1,0 +1,1 @@
+"""Virtual tower, simulated game, sensor traces and labelled scenarios."""

@@ -1,0 +1,314 @@
+"""The simulated table: the real firmware under MicroPython, wired to a virtual tower.
+
+`SimTable(samples, meta)` starts `micropython firmware/unix_main.py` with its stdin/stdout on a
+pty (open `.port` with pyserial exactly like `/dev/ttyACM0`) and two pipes (contract "Simulated
+board <-> virtual tower"; the firmware end is firmware/tablefw/board_sim.py):
+
+- tower -> firmware: one JSON line (the sensor-trace meta), then one `<I4i3hB` record per sample
+  (t_ms, four cells with MISSING for none, ax, ay, az in milli-g, buttons), then t_ms 0xFFFFFFFF;
+- firmware -> tower: b"A" after each processed sample, b"L" + u16le length + GRB bytes whenever
+  the LED frame changes.
+
+A feeder thread sends a sample only once the previous one is acknowledged (lockstep), so with
+`speed=0` simulated time runs as fast as the firmware can go; `speed=s` paces it at s x real time.
+With `paced_by_host` (the default) the firmware also holds simulated time while no host is
+connected or an event is not yet acknowledged: the table behaves as if its host answered
+instantly, so a fast simulation never outruns the daemon (no lost events, `arm` arrives in
+time). A reader thread keeps the latest LED frame in `.leds`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sticktable.errors import UserError
+from sticktable.paths import FIRMWARE_DIR
+
+RECORD = struct.Struct("<I4i3hB")
+RECORD_CELLS = 4
+MISSING = -(2**31)
+END_T = 0xFFFFFFFF
+ACK = ord("A")
+LED = ord("L")
+STDERR_TAIL = 300  # characters of the firmware's last stderr line quoted in an error
+
+
+class FirmwareDied(UserError):
+    """The simulated board's firmware stopped on its own: the message ends with the last line of
+    its traceback, `stderr` holds all of it."""
+
+    stderr = ""
+
+
+def find_micropython() -> str:
+    """The MicroPython unix port: next to this interpreter (the venv), else on PATH."""
+    found = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
+        "micropython"
+    )
+    if found is None:
+        raise UserError("the micropython command is missing; run `make setup`")
+    return found
+
+
+def pack_sample(sample) -> bytes:
+    """One tower -> firmware record for a tower `Sample` (None cells become MISSING)."""
+    cells = [MISSING if c is None else int(c) for c in sample.cells][:RECORD_CELLS]
+    cells += [MISSING] * (RECORD_CELLS - len(cells))
+    return RECORD.pack(
+        int(sample.t_ms),
+        *cells,
+        _mg(sample.ax),
+        _mg(sample.ay),
+        _mg(sample.az),
+        int(sample.buttons) & 0xFF,
+    )
+
+
+def _mg(value) -> int:
+    return max(-32768, min(32767, int(value)))
+
+
+class SimTable:
+    """Context manager running the firmware against a sample iterator.
+
+    Attributes: `port` (pty path), `leds` (latest GRB frame, bytes, or None before the first),
+    `frames` (LED frames seen), `samples_sent`, `samples_done` (threading.Event: all samples
+    were processed, or the run stopped), `error` (what stopped the run early, or None).
+    """
+
+    def __init__(
+        self,
+        sample_source: Iterable,
+        meta: dict,
+        speed: float = 0.0,
+        micropython: str | None = None,
+        heap: str = "192K",
+        seats: int | None = None,
+        on_frame: Callable[[bytes], None] | None = None,
+        extra_path: Iterable[Path] = (),
+        paced_by_host: bool = True,
+    ):
+        self._source = iter(sample_source)
+        self._meta = dict(meta)
+        self.speed = speed
+        self._micropython = micropython or find_micropython()
+        self._heap = heap
+        self._seats = seats
+        self._on_frame = on_frame
+        self._extra_path = [str(p) for p in extra_path]
+        self._paced = paced_by_host
+        self.port: str | None = None
+        self.leds: bytes | None = None
+        self.frames = 0
+        self.samples_sent = 0
+        self.samples_done = threading.Event()
+        self.error: Exception | None = None
+        self._acks = threading.Semaphore(0)
+        self._stop = threading.Event()
+        self._proc: subprocess.Popen | None = None
+        self._threads: list[threading.Thread] = []
+        self._stderr = tempfile.TemporaryFile()
+        self._slave: int | None = None
+        self._samples_w: int | None = None
+        self._frames_r: int | None = None
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> SimTable:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # before the firmware writes: no echo, no newline translation
+        self._slave = slave  # held open so the firmware never sees a hang-up between opens
+        self.port = os.ttyname(slave)
+        samples_r, self._samples_w = os.pipe()
+        self._frames_r, frames_w = os.pipe()
+        cmd = [
+            self._micropython,
+            "-X",
+            f"heapsize={self._heap}",
+            str(FIRMWARE_DIR / "unix_main.py"),
+            "--samples-fd",
+            str(samples_r),
+            "--frames-fd",
+            str(frames_w),
+        ]
+        if self._seats is not None:
+            cmd += ["--seats", str(self._seats)]
+        if not self._paced:
+            cmd.append("--free-run")
+        env = dict(os.environ)
+        env["MICROPYPATH"] = os.pathsep.join([*self._extra_path, str(FIRMWARE_DIR), ".frozen"])
+        try:
+            self._proc = subprocess.Popen(
+                cmd,
+                stdin=master,
+                stdout=master,
+                stderr=self._stderr,
+                env=env,
+                pass_fds=(samples_r, frames_w),
+                close_fds=True,
+            )
+        finally:
+            for fd in (master, samples_r, frames_w):
+                os.close(fd)
+        for target in (self._feed, self._read_frames):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def close(self) -> None:
+        """Stop the firmware and the threads; raises what stopped the run early, if anything
+        (FirmwareDied with the firmware's stderr, or the sample source's own exception)."""
+        if self._stop.is_set():
+            return  # closed already
+        self._stop.set()
+        died = self._proc is not None and self._proc.poll() is not None
+        if self._proc is not None and not died:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=3)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        for name in ("_samples_w", "_slave"):
+            fd = getattr(self, name)
+            if fd is not None:
+                setattr(self, name, None)
+                os.close(fd)
+        for thread in self._threads:
+            thread.join(timeout=3)
+        if self._frames_r is not None:
+            os.close(self._frames_r)
+            self._frames_r = None
+        self.samples_done.set()
+        if died and self._proc.returncode != 0 and self.error is None:
+            self.error = self._died()
+        if self.error is not None:
+            raise self.error  # the firmware died, or the sample source failed: never silently
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def stderr_text(self) -> str:
+        """What the firmware wrote to stderr so far (its tracebacks)."""
+        self._stderr.flush()
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
+
+    def check(self) -> None:
+        """Raise FirmwareDied if the firmware has stopped on its own."""
+        if self._proc is not None and self._proc.poll() is not None and not self._stop.is_set():
+            self.error = self.error or self._died()
+        if isinstance(self.error, FirmwareDied):
+            raise self.error
+
+    def _died(self) -> FirmwareDied:
+        # One line (the CLI prints user errors that way): the traceback's last line says why;
+        # the whole stderr stays on the exception.
+        text = self.stderr_text().strip()
+        last = text.splitlines()[-1][:STDERR_TAIL] if text else ""
+        code = self._proc.returncode if self._proc else None
+        died = FirmwareDied(
+            f"the simulated board's firmware stopped (exit {code})" + (f": {last}" if last else "")
+        )
+        died.stderr = text
+        return died
+
+    # -- threads ------------------------------------------------------------------------------
+
+    def _feed(self) -> None:
+        """Send the meta line, then the samples in lockstep with the firmware's acks."""
+        try:
+            meta = dict(self._meta)
+            if self._seats is not None:
+                meta.setdefault("seats", self._seats)
+            self._write((json.dumps(meta) + "\n").encode())
+            start = time.monotonic()
+            first_t = None
+            for sample in self._source:
+                if self._stop.is_set():
+                    return
+                if self.speed > 0:
+                    first_t = sample.t_ms if first_t is None else first_t
+                    due = start + (sample.t_ms - first_t) / 1000.0 / self.speed
+                    delay = due - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                self._write(pack_sample(sample))
+                if not self._wait_ack():
+                    return
+                self.samples_sent += 1
+            self._write(RECORD.pack(END_T, *([MISSING] * RECORD_CELLS), 0, 0, 0, 0))
+        except OSError as e:  # the firmware closed its end: it died, or we are closing
+            if not self._stop.is_set():
+                self.error = self._died() if self._proc.poll() is not None else e
+        except Exception as e:  # noqa: BLE001 - a broken sample source ends the run, visibly
+            self.error = e
+        finally:
+            self.samples_done.set()
+
+    def _write(self, data: bytes) -> None:
+        fd = self._samples_w
+        if fd is None:
+            raise OSError("the simulated table is closed")
+        os.write(fd, data)
+
+    def _wait_ack(self) -> bool:
+        while not self._acks.acquire(timeout=0.2):
+            if self._stop.is_set():
+                return False
+            if self._proc.poll() is not None:
+                self.error = self._died()
+                return False
+        return True
+
+    def _read_frames(self) -> None:
+        """Split the firmware's output pipe into acks and LED frames."""
+        buf = b""
+        while True:
+            try:
+                chunk = os.read(self._frames_r, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return  # the firmware exited
+            buf += chunk
+            while buf:
+                if buf[0] == ACK:
+                    self._acks.release()
+                    buf = buf[1:]
+                elif buf[0] == LED:
+                    if len(buf) < 3:
+                        break
+                    size = buf[1] | buf[2] << 8
+                    if len(buf) < 3 + size:
+                        break
+                    frame = bytes(buf[3 : 3 + size])
+                    buf = buf[3 + size :]
+                    self.leds = frame
+                    self.frames += 1
+                    if self._on_frame is not None:
+                        self._on_frame(frame)
+                else:
+                    self.error = FirmwareDied(
+                        f"the simulated board sent byte {buf[0]:#04x} on the tower pipe"
+                    )
+                    return

@@ -1,0 +1,55 @@
+"""The table without the firmware process: samples -> the firmware's Detector and Buttons ->
+the rules' `interpret` -> the game, with `arm` at each new round as the daemon sends it.
+
+A fast, faithful check that sensing plus rules score a simulated game as scripted (the end to
+end test does the same through MicroPython, the pty and the journal)."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+
+from sticktable.engine.core import Game
+from sticktable.paths import import_firmware
+from sticktable.sim.detection import make_detector
+from sticktable.sim.tower import Sample
+
+
+def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int) -> Game:
+    import_firmware()
+    from tablefw import detect
+    from tablefw.buttons import Buttons
+
+    game = Game(header)
+    det = make_detector(meta)
+    buttons = Buttons(seats)
+    n = int(meta["cells"])
+    cells = array("i", [0] * n)
+    out = array("i", [0, 0, 0, 0])
+    press = array("i", [0, 0, 0])
+    last_round = game.rules.display(game.state).get("round")
+    for s in samples:
+        for i in range(n):
+            v = s.cells[i]
+            cells[i] = detect.MISSING if v is None else v
+        facts = []
+        if det.feed(s.t_ms, cells, s.ax, s.ay, s.az):
+            while det.pop(out):
+                kind = detect.KIND_NAMES[out[0]]
+                fact = {"k": kind, "t": out[1]}
+                if kind == "fell":
+                    fact["n"] = out[2]
+                facts.append(fact)
+        if buttons.update(s.t_ms, s.buttons):
+            while buttons.pop(press):
+                facts.append(
+                    {"k": "button", "seat": press[0], "long": bool(press[1]), "t": press[2]}
+                )
+        for fact in facts:
+            for event in game.rules.interpret(game.state, fact):
+                game.apply(event)
+            now = game.rules.display(game.state).get("round")
+            if now != last_round:
+                last_round = now
+                det.arm()  # the daemon re-arms the board at each new round
+    return game

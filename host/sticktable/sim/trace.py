@@ -1,0 +1,149 @@
+"""Sensor traces (../shared/spec/sensor-trace.md): write them, and read anyone's strictly.
+
+Reading refuses a file that breaks the format with `InputRefused("line N: ...")`; empty cell
+fields (no reading) and wild values are data, passed on as None and as the 24-bit value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+from sticktable.errors import InputRefused
+from sticktable.sim.tower import MAX_COUNTS, MIN_COUNTS, Sample
+
+MAGIC = "# sticktrace 1 "
+REQUIRED = ("cells", "counts_per_gram", "cell_xy_mm", "stick_g")
+
+
+def header_line(cells: int) -> str:
+    return ",".join(["t_ms"] + [f"lc{i}" for i in range(cells)] + ["ax", "ay", "az"])
+
+
+def write_trace(path: Path | str, meta: dict, samples: Iterable[Sample]) -> int:
+    """Write a trace file; returns the number of samples written."""
+    count = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(MAGIC + json.dumps(meta, separators=(", ", ": ")) + "\n")
+        out.write(header_line(int(meta["cells"])) + "\n")
+        for s in samples:
+            values = ",".join("" if v is None else str(v) for v in (*s.cells, s.ax, s.ay, s.az))
+            out.write(f"{s.t_ms},{values}\n")
+            count += 1
+    return count
+
+
+def read_trace(path: Path | str) -> tuple[dict, list[Sample]]:
+    """The meta and every sample of a trace file; InputRefused naming the line if it is bad."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise InputRefused(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputRefused(f"{path}: is a directory") from None
+    except UnicodeDecodeError:
+        raise InputRefused(f"{path}: not UTF-8 text") from None
+    except OSError as err:
+        raise InputRefused(f"{path}: {err.strerror}") from None
+    return parse_trace(text)
+
+
+def parse_trace(text: str) -> tuple[dict, list[Sample]]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    if not lines:
+        raise InputRefused("line 1: empty file, expected '# sticktrace 1 {meta}'")
+    meta = _meta(_strip(lines[0]))
+    cells = meta["cells"]
+    if len(lines) < 2:
+        raise InputRefused("line 2: missing column header")
+    expected = header_line(cells)
+    if _strip(lines[1]) != expected:
+        raise InputRefused(f"line 2: column header must be {expected!r}")
+    samples = []
+    last_t = -1
+    width = cells + 4
+    for index in range(2, len(lines)):
+        number = index + 1
+        fields = _strip(lines[index]).split(",")
+        if len(fields) != width:
+            raise InputRefused(f"line {number}: {len(fields)} fields, expected {width}")
+        t = _int(fields[0], number, "t_ms")
+        if t is None:
+            raise InputRefused(f"line {number}: t_ms is empty")
+        if t <= last_t:
+            raise InputRefused(f"line {number}: t_ms {t} is not after {last_t}")
+        last_t = t
+        values = []
+        for k in range(cells):
+            v = _int(fields[1 + k], number, f"lc{k}")
+            values.append(None if v is None else max(MIN_COUNTS, min(MAX_COUNTS, v)))
+        accel = [_int(fields[1 + cells + k], number, name) for k, name in enumerate("xyz")]
+        samples.append(Sample(t, tuple(values), *accel))
+    return meta, samples
+
+
+def _strip(line: str) -> str:
+    return line[:-1] if line.endswith("\r") else line
+
+
+def _int(text: str, number: int, column: str) -> int | None:
+    text = text.strip()
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InputRefused(f"line {number}: {column} is not an integer: {text[:20]!r}") from None
+
+
+def _meta(line: str) -> dict:
+    if not line.startswith(MAGIC):
+        raise InputRefused("line 1: expected '# sticktrace 1 ' and the meta JSON object")
+    try:
+        meta = json.loads(line[len(MAGIC) :])
+    except ValueError:
+        raise InputRefused("line 1: the meta is not valid JSON") from None
+    return check_meta(meta, where="line 1: ")
+
+
+def check_meta(meta, where: str = "") -> dict:
+    """The meta (rate_hz defaulted) if it has what a detector needs, else InputRefused."""
+    if not isinstance(meta, dict):
+        raise InputRefused(f"{where}the meta must be a JSON object")
+    for key in REQUIRED:
+        if key not in meta:
+            raise InputRefused(f"{where}meta lacks {key!r}")
+    cells = meta["cells"]
+    if not isinstance(cells, int) or isinstance(cells, bool) or not 1 <= cells <= 16:
+        raise InputRefused(f"{where}meta 'cells' must be an integer from 1 to 16")
+    cpg = meta["counts_per_gram"]
+    if not _numbers(cpg, cells) or any(v == 0 for v in cpg):
+        raise InputRefused(f"{where}meta 'counts_per_gram' must be {cells} non-zero numbers")
+    xy = meta["cell_xy_mm"]
+    if not isinstance(xy, list) or len(xy) != cells or not all(_numbers(p, 2) for p in xy):
+        raise InputRefused(f"{where}meta 'cell_xy_mm' must be {cells} [x, y] pairs")
+    if not _numbers([meta["stick_g"]], 1) or meta["stick_g"] <= 0:
+        raise InputRefused(f"{where}meta 'stick_g' must be a positive number")
+    rate = meta.setdefault("rate_hz", 80)
+    if not _numbers([rate], 1) or rate <= 0:
+        raise InputRefused(f"{where}meta 'rate_hz' must be a positive number")
+    zero = meta.get("zero_counts")
+    if zero is not None and not (_numbers(zero, cells) and all(isinstance(v, int) for v in zero)):
+        raise InputRefused(f"{where}meta 'zero_counts' must be {cells} integers")
+    return meta
+
+
+def _numbers(values, count: int) -> bool:
+    return (
+        isinstance(values, list)
+        and len(values) == count
+        and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values
+        )
+    )

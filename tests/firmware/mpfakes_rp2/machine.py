@@ -1,0 +1,62 @@
+# Fake `machine` for importing tablefw.board_rp2 on the unix port (tests only).
+PWRON_RESET = 1
+WDT_RESET = 3
+levels = {}  # pin number -> level read back (tests set buttons here)
+feeds = []
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+
+    def __init__(self, n, mode=-1, pull=-1, value=None):
+        self.n = n
+        if value is not None:
+            levels[n] = value
+        elif pull == Pin.PULL_UP:
+            levels.setdefault(n, 1)
+
+    def value(self, v=None):
+        if v is None:
+            return levels.get(self.n, 0)
+        levels[self.n] = v
+
+
+class I2C:
+    # A LIS3DH at 0x18 on the bus; `dead` makes every transfer fail.
+    regs = bytearray(0x40)
+    dead = False
+
+    def __init__(self, bus_id, sda=None, scl=None, freq=0):
+        I2C.regs[0x0F] = 0x33
+
+    def _check(self, addr):
+        if I2C.dead or addr != 0x18:
+            raise OSError(5)
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        self._check(addr)
+        start = reg & 0x7F
+        for i in range(len(buf)):
+            buf[i] = I2C.regs[start + (i if reg & 0x80 else 0)]
+
+    def writeto_mem(self, addr, reg, data):
+        self._check(addr)
+        I2C.regs[reg] = data[0]
+
+
+class WDT:
+    def __init__(self, timeout=0):
+        self.timeout = timeout
+
+    def feed(self):
+        feeds.append(1)
+
+
+def reset_cause():
+    return PWRON_RESET
+
+
+def unique_id():
+    return b"\xe6\x61\x38\x52\x83\x2c\x1a\x2f"

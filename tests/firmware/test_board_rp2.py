@@ -1,0 +1,108 @@
+"""The RP2040 board (firmware/tablefw/board_rp2.py) on fake machine/rp2/neopixel modules.
+
+The real board cannot run here; this checks the module imports and wires the Board interface:
+PIO words -> cells, I2C -> accel, pins -> buttons, frames -> NeoPixel buffer, faults, watchdog.
+"""
+
+import json
+from pathlib import Path
+
+FAKES = Path(__file__).parent / "mpfakes_rp2"
+
+SCRIPT = r"""
+import array, json, micropython
+import machine, rp2
+from tablefw import pins
+from tablefw.app import App, NO_SAMPLE
+from tablefw.board_rp2 import RP2Board, FAULT_CELLS, FAULT_ACCEL
+
+def pio_words(values):
+    # What the PIO program pushes: per clock one 4-bit group (bit k = chip k), 24 bits a word.
+    bits = [v & 0xFFFFFF for v in values]
+    words = [0, 0, 0, 0]
+    for i in range(24):
+        nib = 0
+        for k in range(4):
+            nib |= ((bits[k] >> (23 - i)) & 1) << k
+        words[i // 6] = (words[i // 6] << 4) | nib
+    return words
+
+for i, v in enumerate((5, -7, 1003)):  # the accelerometer's registers, mg << 4
+    raw = (v << 4) & 0xFFFF
+    machine.I2C.regs[0x28 + 2 * i] = raw & 0xFF
+    machine.I2C.regs[0x29 + 2 * i] = raw >> 8
+
+board = RP2Board()
+sm = rp2.machines[0]
+res = {"info": board.info, "config": board.config, "active": sm.active(), "freq": sm.freq,
+       "kw": sm.program[1]}
+cells = array.array("i", [0] * 4)
+accel = array.array("i", [0, 0, 0])
+res["empty"] = board.read_sample(cells, accel) == NO_SAMPLE
+sm.fifo.extend(pio_words([100000, -100000, 8388607, -8388608]))
+res["t"] = board.read_sample(cells, accel) >= 0
+res["cells"] = list(cells)
+res["accel"] = list(accel)
+res["faults"] = board.faults
+machine.levels[pins.BUTTONS[1]] = 0
+machine.levels[pins.BUTTONS[7]] = 0
+res["buttons"] = board.buttons()
+frame = bytearray(range(256)) + bytearray(32)
+board.show(frame)
+res["np"] = [board._np.n, board._np.buf == frame, board._np.writes]
+board.watchdog_feed()
+res["feeds"] = len(machine.feeds)
+
+def locked():
+    sm.fifo.extend(pio_words([1, 2, 3, 4]) * 20)
+    micropython.heap_lock()
+    try:
+        while board.read_sample(cells, accel) != NO_SAMPLE:
+            board.buttons()
+        result = "ok"
+    except MemoryError:
+        result = "allocated"
+    finally:
+        micropython.heap_unlock()
+    return result
+
+res["heap_lock"] = locked()
+board._last -= 2000  # a second and more without a complete reading: the cells fault
+board.read_sample(cells, accel)
+res["stalled"] = board.faults
+machine.I2C.dead = True
+sm.fifo.extend(pio_words([1, 2, 3, 4]))
+board.read_sample(cells, accel)
+res["accel_dead"] = board.faults
+res["accel_kept"] = list(accel)
+app = App(board)
+res["app_seats"] = app.seats
+res["masks"] = [FAULT_CELLS, FAULT_ACCEL]
+print(json.dumps(res))
+"""
+
+
+def test_rp2_board_on_fakes(mp, tmp_path):
+    script = tmp_path / "rp2_script.py"
+    script.write_text(SCRIPT)
+    proc = mp(script, extra_path=[FAKES])
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+    res = json.loads(proc.stdout.decode().splitlines()[-1])
+    info = res["info"]
+    assert info["board"] == "rp2-e6613852832c1a2f" and len(info["boot"]) == 8
+    assert info["reset"] == "power-on" and info["seats"] == 8 and info["cells"] == 4
+    assert res["config"]["stick_g"] == 8.0 and len(res["config"]["counts_per_gram"]) == 4
+    assert res["active"] is True and res["freq"] == 1_000_000
+    assert res["kw"]["push_thresh"] == 24 and res["kw"]["autopush"] is True
+    assert res["empty"] is True and res["t"] is True
+    assert res["cells"] == [100000, -100000, 8388607, -8388608]
+    assert res["accel"] == [5, -7, 1003] and res["faults"] == 0
+    assert res["buttons"] == (1 << 1) | (1 << 7)  # active low, bit i = seat i
+    assert res["np"] == [96, True, 1]
+    assert res["feeds"] == 1
+    assert res["heap_lock"] == "ok"
+    fault_cells, fault_accel = res["masks"]
+    assert res["stalled"] == fault_cells
+    assert res["accel_dead"] == fault_accel  # cells fine again, accelerometer failing
+    assert res["accel_kept"] == [5, -7, 1003]  # the last good reading stays
+    assert res["app_seats"] == 8

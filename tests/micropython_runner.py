@@ -1,0 +1,40 @@
+"""Paths and a runner for scripts under the real MicroPython interpreter (tests and benches).
+
+Import it as `from micropython_runner import ...`; tests/conftest.py puts tests/ on sys.path."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
+    "micropython"
+)
+
+
+def micropython_env(extra_path: list[Path] | None = None) -> dict:
+    """MICROPYPATH replaces the default path, so keep `.frozen` (the built-in asyncio etc.)."""
+    paths = [str(p) for p in (extra_path or [])] + [str(FIRMWARE), ".frozen"]
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join(paths)
+    return env
+
+
+def run_micropython(
+    script: Path | str,
+    *args: str,
+    heap: str = "192K",
+    timeout: float = 60,
+    input: bytes | None = None,
+    extra_path: list[Path] | None = None,
+):
+    """Run a file under MicroPython with the firmware importable; returns CompletedProcess."""
+    if MICROPYTHON is None:
+        raise RuntimeError("the micropython command is missing; run `make setup`")
+    cmd = [MICROPYTHON, "-X", f"heapsize={heap}", str(script), *args]
+    return subprocess.run(
+        cmd, input=input, capture_output=True, timeout=timeout, env=micropython_env(extra_path)
+    )

@@ -1,0 +1,81 @@
+"""The detector under the real MicroPython interpreter: the same events as under CPython, and no
+allocation per sample (every feed() and pop() runs under micropython.heap_lock())."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sticktable.sim.detection import run_detector
+from sticktable.sim.trace import read_trace
+
+MP_DETECT = Path(__file__).with_name("mp_detect.py")
+NAMES = [
+    "touch",
+    "knock-off",
+    "fall-after-place",
+    "topple",
+    "wild",
+    "missing",
+    "inverted",
+    "cascade",
+]
+
+
+def micropython_events(mp, path, *flags):
+    done = mp(MP_DETECT, str(path), *flags)
+    assert done.returncode == 0, done.stdout.decode()[-2000:] + done.stderr.decode()[-2000:]
+    lines = done.stdout.decode().splitlines()
+    return [json.loads(line) for line in lines if line.startswith("{")], lines
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_same_events_under_micropython_and_cpython_without_allocating(mp, trace_file, name):
+    path, _ = trace_file(name, 1)
+    meta, samples = read_trace(path)
+    expected = run_detector(meta, samples)
+    assert expected, "a scenario with no events proves nothing"
+    got, _ = micropython_events(mp, path, "--lock")
+    assert got == expected
+
+
+def test_heap_lock_really_catches_an_allocation(mp, tmp_path):
+    script = tmp_path / "alloc.py"
+    script.write_text(
+        "import micropython\n"
+        "micropython.heap_lock()\n"
+        "try:\n"
+        "    x = [1, 2, 3]\n"
+        "    micropython.heap_unlock()\n"
+        "    print('no error')\n"
+        "except MemoryError:\n"
+        "    micropython.heap_unlock()\n"
+        "    print('MemoryError')\n"
+    )
+    assert mp(script).stdout.decode().strip() == "MemoryError"
+
+
+def test_arm_and_missing_cells_do_not_allocate_in_feed(mp, tmp_path):
+    script = tmp_path / "arm.py"
+    script.write_text(
+        "import micropython\n"
+        "from array import array\n"
+        "from tablefw.detect import Detector, MISSING\n"
+        "d = Detector([2150.0, -2100.0, 2200.0, 2000.0], [[-70, -70], [70, -70], [70, 70],"
+        " [-70, 70]], 8.0, 80, [1000, -2000, 3000, 400])\n"
+        "cells = array('i', [50000, -40000, 60000, 30000])\n"
+        "out = array('i', [0, 0, 0, 0])\n"
+        "for t in range(3000):\n"
+        "    if t == 1500:\n"
+        "        d.arm()\n"
+        "    cells[t % 4] = MISSING if t % 7 == 0 else 50000 + (t % 5) * 3000\n"
+        "    az = 1000 if t < 2500 else 700\n"
+        "    micropython.heap_lock()\n"
+        "    n = d.feed(t * 12, cells, 3, -4, az)\n"
+        "    while d.pop(out):\n"
+        "        pass\n"
+        "    micropython.heap_unlock()\n"
+        "print('ok')\n"
+    )
+    done = mp(script)
+    assert done.stdout.decode().strip() == "ok", done.stdout.decode() + done.stderr.decode()
