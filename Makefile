@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+STUBS := $(VENV)/stubs/.installed
 
 .PHONY: all setup demo test bench lint firmware flash hardware stubs clean
 
@@ -16,11 +17,15 @@ $(STAMP): host/pyproject.toml Makefile
 	$(BIN)/pip install --quiet -e 'host[dev]'
 	touch $@
 
-# A full Stick Stack game on a simulated table, with the real firmware under MicroPython.
+# A full Stick Stack game on a simulated table, with the real firmware under MicroPython,
+# at four times real speed (SPEED=0: as fast as it goes). The journal stays in .venv/.
+SPEED ?= 4
 demo: $(STAMP)
-	$(BIN)/sticktable run --sim --seed 7 --players Ann,Bo,Cy --speed 0 --journal $(VENV)/demo-journal.sqlite
+	$(BIN)/sticktable run --sim --seed 7 --players Ann,Bo,Cy --speed $(SPEED) \
+		--journal $(VENV)/demo-journal.sqlite
 
-test: $(STAMP)
+# Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py).
+test: $(STAMP) $(STUBS)
 	$(BIN)/python -m pytest -q tests
 
 bench: $(STAMP)
@@ -28,7 +33,6 @@ bench: $(STAMP)
 
 # Hardware helper's targets (hardware/README.md). PROFILE picks a board from hardware/pinmap.json.
 PROFILE ?= pico
-STUBS := $(VENV)/stubs/.installed
 
 # MicroPython type stubs live outside the venv (they replace the standard library for pyright).
 stubs: $(STUBS)

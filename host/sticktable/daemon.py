@@ -16,7 +16,7 @@ from sticktable.engine import Game, RuleError
 from sticktable.journal import Journal
 
 # Board messages that are link housekeeping, not facts about the table.
-LINK_KINDS = {"hello", "hb", "ack", "err", "raw"}
+LINK_KINDS = {"hb", "ack", "raw"}
 
 KEY_HELP = """\
 keys (one command per line):
@@ -26,6 +26,8 @@ keys (one command per line):
   {"type": ...}             a rule event as JSON
   undo                      the referee takes back the last event (logged as a correction)
   fix N EVENT...            the referee replaces event N (JSON list or one JSON event)
+  ok                        the referee confirms the tower after a pause (lost events,
+                            a sensor fault): play goes on
   show                      the standings so far
   help                      this text"""
 
@@ -59,20 +61,26 @@ class TableSession:
         self.say = say
         self.boot: str | None = None
         self.last_display: dict | None = None
+        # Why play is paused (a sensor fault, events lost in a reboot): board facts are
+        # journaled but not applied until the fault clears or the referee types `ok`.
+        self.holds: dict[str, str] = {}
 
     # -- input -----------------------------------------------------------------------------
 
     def on_board(self, message: dict) -> list[dict]:
         """Apply what the rules make of one board message; returns the events applied."""
         kind = message.get("k")
-        if kind == "hello":
-            self.boot = message.get("boot")
-            self.last_display = None  # a (re)booted board shows nothing until told
-            self.sync_display()
-            return []
         if kind in LINK_KINDS:
             return []
+        if kind in ("hello", "gap", "link", "fault", "err"):
+            self._on_link_news(message)
+            return []
         fact = dict(message)
+        if self.holds:
+            why = "; ".join(self.holds.values())
+            self.journal.record_fact(self.game_id, message, f"held: paused ({why})", self.boot)
+            self.say(f"{describe_fact(fact):38} -> not applied: play is paused")
+            return []
         try:
             events = self.game.rules.interpret(self.game.state, fact)
         except RuleError as err:
@@ -86,6 +94,36 @@ class TableSession:
         self.sync_display()
         return applied
 
+    def _on_link_news(self, message: dict) -> None:
+        """A reboot, lost events, the link going down or up, a sensor fault: tell and hold."""
+        kind = message["k"]
+        if kind == "hello":
+            self.boot = message.get("boot")
+            self.last_display = None  # a (re)booted board shows nothing until told
+            note = f"board {message.get('board')} (boot {self.boot}, reset {message.get('reset')})"
+        elif kind == "gap":
+            lost = message.get("n")
+            self.holds["gap"] = f"{lost or 'some'} board event(s) lost ({message.get('why')})"
+            note = (
+                f"{self.holds['gap']}: referee, check the tower, correct the game if needed "
+                "(fix/undo), then type `ok`"
+            )
+        elif kind == "fault":
+            what = str(message.get("what"))
+            if message.get("ok"):
+                self.holds.pop(f"fault:{what}", None)
+                note = f"sensor {what} works again"
+            else:
+                self.holds[f"fault:{what}"] = f"sensor fault: {what}"
+                note = f"sensor fault: {what}; play paused until it clears (or referee `ok`)"
+        elif kind == "link":
+            note = "board link " + ("up" if message.get("up") else f"down: {message.get('why')}")
+        else:
+            note = f"board refused a command: {message.get('why')}"
+        self.journal.record_fact(self.game_id, message, f"link: {note}", self.boot)
+        self.say(f"          !! {note}")
+        self.sync_display()
+
     def on_key(self, line: str) -> list[dict]:
         """Apply one typed command; refusals are reported, never raised."""
         words = line.split()
@@ -94,6 +132,11 @@ class TableSession:
         try:
             if words[0] == "help":
                 self.say(KEY_HELP)
+                return []
+            if words[0] == "ok":
+                self.say(f"          referee: play goes on ({'; '.join(self.holds) or 'no pause'})")
+                self.holds.clear()
+                self.sync_display()
                 return []
             if words[0] == "show":
                 self.say(json.dumps(self.game.summary()))
@@ -154,6 +197,9 @@ class TableSession:
     def sync_display(self) -> None:
         """Send the rings what the rules say they should show, when that changed."""
         display = self.game.rules.display(self.game.state)
+        if self.holds and display.get("mode") != "over":
+            faulty = any(key.startswith("fault:") for key in self.holds)
+            display = {**display, "mode": "fault" if faulty else "paused"}
         if display == self.last_display or self.send is None:
             return
         rebuilt = self.last_display is not None and display.get("round") != self.last_display.get(

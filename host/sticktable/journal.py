@@ -166,6 +166,15 @@ class Journal:
             for b, s, m, d, a in rows
         ]
 
+    def board_position(self, game_id: int) -> tuple[str, int] | None:
+        """(boot, seq) of the last board event journaled for the game: where a resumed link
+        starts, so no event is applied twice."""
+        for fact in reversed(self.facts(game_id)):
+            message = fact["message"]
+            if fact["boot"] and isinstance(fact["seq"], int) and message.get("src") != "host":
+                return fact["boot"], fact["seq"]
+        return None
+
     def last_unfinished(self) -> GameRow | None:
         unfinished = [row for row in self.games() if row.finished is None]
         return unfinished[-1] if unfinished else None

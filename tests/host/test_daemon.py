@@ -40,7 +40,8 @@ def test_board_facts_become_journaled_events(table):
     assert events[0]["player"] == "Ann" and events[2]["count"] == 1
     assert all(e["src"] == "board" for e in events) and events[2]["seq"] == 3
     facts = journal.facts(session.game_id)
-    assert [f["seq"] for f in facts] == [1, 2, 3] and all(f["boot"] == "b1" for f in facts)
+    assert facts[0]["decision"].startswith("link: board")  # the hello is journaled too
+    assert [f["seq"] for f in facts[1:]] == [1, 2, 3] and all(f["boot"] == "b1" for f in facts)
     # Ann's fallen stick is in front of her; the rings already point at Bo, who is next.
     kind, shown = sent[-1]
     assert kind == "show" and shown["sc"] == [1, 0, 0] and shown["turn"] == 1
@@ -92,3 +93,30 @@ def test_wire_display_uses_short_keys():
         {"scores": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "marks": [0, 1]}
     )
     assert shown == {"sc": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "mk": [0, 1]}
+
+
+def test_a_sensor_fault_pauses_play_until_it_clears(table):
+    session, journal, sent = table
+    session.on_board(board("button", 1, seat=0, long=False))
+    session.on_board(board("fault", 2, what="cells", ok=False))
+    assert sent[-1][1]["mode"] == "fault"
+    session.on_board(board("placed", 3, g=60))  # sensed while faulty: journaled, not applied
+    assert [e["type"] for e in journal.events(session.game_id)] == ["take"]
+    assert journal.facts(session.game_id)[-1]["decision"].startswith("held: paused")
+    session.on_board(board("fault", 4, what="cells", ok=True))
+    assert sent[-1][1]["mode"] == "play"
+    session.on_board(board("placed", 5, g=60))
+    assert [e["type"] for e in journal.events(session.game_id)] == ["take", "placed"]
+
+
+def test_lost_events_pause_play_until_the_referee_confirms(table):
+    session, journal, sent = table
+    session.on_board(board("button", 1, seat=0, long=False))
+    session.on_board({"k": "gap", "src": "host", "n": 2, "why": "board rebooted"})
+    assert sent[-1][1]["mode"] == "paused"
+    session.on_board(board("placed", 2, g=60))
+    assert [e["type"] for e in journal.events(session.game_id)] == ["take"]
+    session.on_key("placed")  # the referee enters what the board lost ...
+    session.on_key("ok")  # ... and confirms the tower
+    assert sent[-1][1]["mode"] == "play"
+    assert [e["type"] for e in journal.events(session.game_id)] == ["take", "placed"]

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 
+from sticktable.commands.replay import load_game
 from sticktable.daemon import KEY_HELP, TableSession
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
@@ -31,7 +32,11 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="DEV", help="the board's serial port, e.g. /dev/ttyACM0")
+    where.add_argument(
+        "--port",
+        metavar="DEV",
+        help="the board's serial port, e.g. /dev/ttyACM0 (default: find the board on USB)",
+    )
     where.add_argument(
         "--sim",
         action="store_true",
@@ -84,41 +89,38 @@ def header_from_args(args) -> dict:
     return header
 
 
-def open_game(journal: Journal, args) -> tuple[int, Game]:
-    """The game to play: a new one from the options, or an unfinished one from the journal."""
+def open_game(journal: Journal, args) -> tuple[int | None, Game]:
+    """The game to play: an unfinished one from the journal (with its id), or a new one from
+    the options (id None: it is journaled only once the board has answered)."""
     if args.resume:
         row = journal.last_unfinished() if args.resume == "last" else journal.game(args.resume)
         if row is None:
             raise UserError("no unfinished game to resume (see `sticktable games`)")
         if row.finished is not None:
             raise UserError(f"game {row.id} is already finished")
-        try:
-            return row.id, Game(row.header, journal.events(row.id))
-        except RuleError as err:
-            raise UserError(f"game {row.id} does not replay: {err}") from None
-    header = header_from_args(args)
+        return row.id, load_game(journal, row.id)
     try:
-        game = Game(header)
+        return None, Game(header_from_args(args))
     except RuleError as err:
         raise UserError(str(err)) from None
-    return journal.new_game(header, source="sim" if args.sim else "board"), game
 
 
 def run(args) -> int:
-    if not args.sim and not args.port:
-        raise UserError("say where the table is: --port /dev/ttyACM0, or --sim")
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
     say = (lambda text: None) if args.quiet else print
     with Journal(args.journal) as journal:
         game_id, game = open_game(journal, args)
-        say(
-            f"game {game_id}: {game.header['game']}, players {', '.join(game.header['players'])}"
-            f" (journal {journal.path})"
-        )
         with contextlib.ExitStack() as stack:
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
-            link = stack.enter_context(connect(sim.port if sim else args.port, args))
+            resume = journal.board_position(game_id) if game_id is not None else None
+            link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
+            if game_id is None:
+                game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
+            players = ", ".join(game.header["players"])
+            say(
+                f"game {game_id}: {game.header['game']}, players {players} (journal {journal.path})"
+            )
             rings = RingPrinter(game.header["players"], say)
             session = TableSession(journal, game_id, game, send=link.send, say=say)
             session.on_board(link.hello)
@@ -213,10 +215,11 @@ def start_sim(game: Game, args):
 
 
 @contextlib.contextmanager
-def connect(port: str, args):
+def connect(port: str | None, args, resume: tuple[str, int] | None = None):
+    """The link to the board (found on USB when `port` is None), past its hello."""
     from sticktable.link import BoardLink
 
-    link = BoardLink.open(port, hello_timeout=args.hello_timeout)
+    link = BoardLink.open(port, hello_timeout=args.hello_timeout, resume=resume)
     try:
         yield link
     finally:
