@@ -3,19 +3,31 @@
 #
 #   micropython -X heapsize=192K unix_main.py --samples-fd N --frames-fd M
 #                                             [--board-id ID] [--seats N] [--free-run]
+#                                             [--reset CAUSE]
 #
 # --free-run: simulated time does not wait for the host (by default the next sample is taken
 # only while the host is connected and has acknowledged every event; see tablefw/app.py).
+# --reset: the reset cause the hello reports (default power-on; the runner's watchdog restarts
+# the firmware with --reset watchdog).
 # The host link is stdin/stdout (the runner gives us a pty). MicroPython prints tracebacks on
 # stdout, which is the protocol stream: every exception is caught here and written to stderr.
 
 import sys
 
-USAGE = "usage: unix_main.py --samples-fd N --frames-fd M [--board-id ID] [--seats N] [--free-run]"
+USAGE = (
+    "usage: unix_main.py --samples-fd N --frames-fd M [--board-id ID] [--seats N] [--free-run]"
+    " [--reset CAUSE]"
+)
 
 
 def _options(argv):
-    opts = {"--samples-fd": None, "--frames-fd": None, "--board-id": None, "--seats": None}
+    opts = {
+        "--samples-fd": None,
+        "--frames-fd": None,
+        "--board-id": None,
+        "--seats": None,
+        "--reset": None,
+    }
     free_run = False
     i = 1
     while i < len(argv):
@@ -49,6 +61,7 @@ def main():
         board_id=opts["--board-id"],
         seats=int(seats) if seats else None,
         paced=not free_run,
+        reset=opts["--reset"] or "power-on",
     )
     app.main(board)
 

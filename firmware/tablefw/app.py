@@ -8,11 +8,19 @@
 #   render_rings  redraws the LED frame when the display or its animation phase changes.
 #   ticker    link timers (heartbeat, resends), fault reports, watchdog.
 #
+# Faults: board.faults is checked after every sample (so a fault is queued before the events
+# sensed with it, and a paced board waits until the host has it) and by the ticker (a real
+# board whose samples stopped coming). Each change is a `fault` event; while any part fails the
+# rings blink the fault on their own, whatever the host last showed.
+#
 # The Board interface (board_rp2.RP2Board, board_sim.SimBoard; nothing else touches hardware):
 #   board.info               dict for the hello: "board" (id), "boot" (8 hex, random per start),
 #                            "reset" (cause), "seats", "cells"
 #   board.config             dict of Detector arguments: counts_per_gram, cell_xy_mm, stick_g,
 #                            rate_hz, zero_counts (may be None)
+#   board.cal_file           where the calibration is stored (None: kept in RAM only)
+#   board.save_config(config) -> None or why
+#                            store a calibration (tablefw/calib.py); never called in play
 #   board.read_sample(cells, accel) -> int
 #                            never blocks, never allocates: fills cells (array "i", MISSING for a
 #                            cell without a reading) and accel (array "i": ax, ay, az milli-g);
@@ -27,12 +35,24 @@
 #                            count read, 0 if none, -1 if the host stream is closed
 #   board.wait_host()        awaitable: returns when host bytes may be there
 #   board.write_host(data) -> bool   one whole frame to the host; False if it was not sent
-#   board.faults -> int      bitmask of failing parts (FAULT_NAMES order); 0 when all are well
+#   board.faults -> int      bitmask of failing parts (FAULT_NAMES order); 0 when all are well;
+#                            updated by read_sample (and, on a real board, while none come)
 #   board.paced -> bool      time is simulated and may wait for the host: the next sample is
 #                            taken only while the host is connected and has acknowledged every
 #                            event (as if it answered instantly); False on a real board
-#   board.watchdog_feed()    prove the scheduler is alive (no-op without a watchdog)
+#   board.watchdog_feed()    prove the scheduler is alive (no-op without a watchdog); called
+#                            by the ticker while the sampler is alive (its loop goes round, or
+#                            it waits for the board), so a scheduler blocked for the board's
+#                            watchdog timeout, or a sampler that died, resets the board
 # Interrupt handlers, where a board has any, only set flags that these methods read.
+#
+# Calibration (commands cal, calq, tare; PROTOCOL.md section 5): the last second of raw
+# readings is kept in a ring (allocation-free, in step()). Tare = each cell's median over that
+# second when it was still. At boot the first still second is the tare when the plate is empty
+# by the stored calibration (within BOOT_TARE_G of its zero: drift since), or when no zero is
+# stored. A new calibration or tare rebuilds the Detector and replays that still second into
+# it, so it loses nothing. After an `arm` (in play) cal and tare are refused: storing writes
+# flash, which stalls the RP2040, and a new Detector would forget the sticks on the tower.
 
 import array
 import asyncio
@@ -40,21 +60,26 @@ import time
 
 from micropython import const
 
-from tablefw import rings
+from tablefw import calib, rings
+from tablefw.board_base import END, NO_SAMPLE
 from tablefw.buttons import Buttons
 from tablefw.detect import KIND_NAMES, MISSING, Detector
-from tablefw.link import Link
+from tablefw.link import COMMANDS, Link
 
 FW_VERSION = "0.1.0"
-NO_SAMPLE = const(-1)
-END = const(-2)
 FAULT_NAMES = ("cells", "accel")  # board.faults bit i
 
 _BUTTON = const(100)  # queue kind of a seat press (detector kinds are small integers)
+_FAULT = const(101)  # queue kind of a fault change: a = FAULT_NAMES index, b = 1 if recovered
+_NFAULTS = const(2)  # len(FAULT_NAMES)
 _QUEUE = const(32)  # events waiting for the sender
 _TICK_MS = const(50)  # ticker period: link timers, faults, watchdog
 _RING_MS = const(20)  # ring redraw check period
 _HOLD_MS = const(1)  # a paced board's check period while it waits for the host
+_TARE_N = const(80)  # samples in the tare window (one second at 80/s)
+_BOOT_TARE_GIVE_UP = const(800)  # samples after which the boot tare stops looking (~10 s)
+BOOT_TARE_G = 30.0  # the boot tare is taken if the plate weighs less than this (stored zero)
+CAL_COMMANDS = ("cal", "calq", "tare")
 
 
 class App:
@@ -64,16 +89,20 @@ class App:
         self.seats = info["seats"]
         self.cells = array.array("i", [MISSING] * info["cells"])
         self.accel = array.array("i", [0, 0, 1000])
+        self.config = dict(board.config)  # the calibration in use (tare and cal change it)
         if detector is None:
-            config = board.config
-            detector = Detector(
-                config["counts_per_gram"],
-                config["cell_xy_mm"],
-                config["stick_g"],
-                rate_hz=config.get("rate_hz", 80),
-                zero_counts=config.get("zero_counts"),
-            )
+            detector = _detector(self.config)
         self.detector = detector
+        self.in_play = False  # an `arm` came since boot: no calibration changes any more
+        self.tare = "stored" if self.config.get("zero_counts") else None  # where zero is from
+        self._boot_tare = True  # still looking for the boot tare
+        ncells = info["cells"]
+        self._recent = array.array("i", [MISSING] * (ncells * _TARE_N))  # raw cells per sample
+        self._recent_t = array.array("i", [0] * _TARE_N)
+        self._recent_a = array.array("i", [0] * (3 * _TARE_N))
+        self._recent_i = 0  # next slot
+        self._recent_n = 0  # slots filled
+        self._tare_wake = asyncio.Event()
         self.buttons = Buttons(self.seats)
         self.display = rings.Display(self.seats)
         self.frame = bytearray(self.seats * rings.LEDS_PER_RING * 3)
@@ -87,11 +116,13 @@ class App:
         self._size = 0
         self._lost = 0
         self._faults = 0  # board.faults as last reported
+        self._rounds = 0  # sampler loop rounds (mod 2**16): the watchdog is fed while they go on
+        self._idle = False  # the sampler waits for the board's next sample, or has finished
         self._wake = asyncio.Event()
         hello = {"fw": FW_VERSION}
         for key in ("board", "boot", "reset", "seats", "cells"):
             hello[key] = info[key]
-        self.link = Link(board.write_host, self.command, hello)
+        self.link = Link(board.write_host, self.command, hello, commands=COMMANDS + CAL_COMMANDS)
 
     # -- the sampling path: no allocation from here to the end of step() --------------------
 
@@ -103,6 +134,9 @@ class App:
             return t
         self.t_ms = t
         self.samples += 1
+        self._remember(t)
+        if board.faults != self._faults:
+            self.report_faults(t)
         det = self.detector
         accel = self.accel
         if det.feed(t, self.cells, accel[0], accel[1], accel[2]):
@@ -116,6 +150,26 @@ class App:
                 self._enqueue(_BUTTON, out[2], out[0], out[1])
         board.sample_done()
         return t
+
+    def _remember(self, t):
+        # Keep the sample in the tare ring (allocation-free: small ints into arrays).
+        cells = self.cells
+        n = len(cells)
+        k = self._recent_i
+        ring = self._recent
+        for i in range(n):
+            ring[k * n + i] = cells[i]
+        self._recent_t[k] = t
+        acc = self._recent_a
+        accel = self.accel
+        acc[3 * k] = accel[0]
+        acc[3 * k + 1] = accel[1]
+        acc[3 * k + 2] = accel[2]
+        self._recent_i = (k + 1) % _TARE_N
+        if self._recent_n < _TARE_N:
+            self._recent_n += 1
+        if self._recent_i == 0 and self._boot_tare:
+            self._tare_wake.set()  # a fresh second in the ring: the tare task looks at it
 
     def _enqueue(self, kind, t, a, b):
         if self._size == _QUEUE:
@@ -148,6 +202,9 @@ class App:
             if kind == _BUTTON:
                 link.event("button", t=t, seat=a, long=bool(b))
                 continue
+            if kind == _FAULT:
+                link.event("fault", t=t, what=FAULT_NAMES[a], ok=bool(b))
+                continue
             name = KIND_NAMES.get(kind, "kind%d" % kind)
             if name == "placed":
                 link.event(name, t=t, g=b)
@@ -164,12 +221,112 @@ class App:
         if kind == "show":
             return self.display.update(msg)
         if kind == "arm":
+            self.in_play = True
+            self._boot_tare = False
             self.detector.arm()
             return None
         if kind == "stream":
             self.streaming = bool(msg.get("on"))
             return None
+        if kind == "calq":
+            self.report_calibration()
+            return None
+        if kind == "cal":
+            return self._calibrate(msg)
+        if kind == "tare":
+            return self._tare_command(bool(msg.get("save")))
         return "unknown command " + kind
+
+    # -- calibration (commands; may allocate) -------------------------------------------------
+
+    def report_calibration(self):
+        """The `cal` event: the calibration in use, where its zero came from, whether it is
+        stored on the board, and whether the board is in play."""
+        c = self.config
+        self.link.event(
+            "cal",
+            counts_per_gram=c["counts_per_gram"],
+            zero_counts=c.get("zero_counts"),
+            cell_xy_mm=c["cell_xy_mm"],
+            stick_g=c["stick_g"],
+            tare=self.tare,
+            stored=self.board.cal_file is not None,
+            play=self.in_play,
+        )
+
+    def _calibrate(self, msg):
+        if self.in_play:
+            return "in play"
+        config = dict(self.config)
+        for key in calib.KEYS:
+            if key in msg:
+                config[key] = msg[key]
+        why = calib.check(config, len(self.cells))
+        if why:
+            return why
+        self._apply(config)
+        self.tare = "cal" if config.get("zero_counts") else None
+        return self.board.save_config(config)
+
+    def _tare_command(self, save):
+        if self.in_play:
+            return "in play"
+        if self._recent_n < _TARE_N:
+            return "not a second of samples yet"
+        zero = self._still_zero()
+        if zero is None:
+            return "the plate is not still (or a cell gives no readings)"
+        config = dict(self.config)
+        config["zero_counts"] = zero
+        self._apply(config)
+        self.tare = "command"
+        return self.board.save_config(config) if save else None
+
+    def _still_zero(self):
+        n = self._recent_n
+        if n < _TARE_N:
+            return None
+        return calib.still_zero(self._recent, n, len(self.cells), self.config["counts_per_gram"])
+
+    def boot_tare(self):
+        """Look for the first still second after boot (each time the ring holds a new one)."""
+        if not self._boot_tare or self._recent_n < _TARE_N:
+            return
+        if self.in_play or self.samples > _BOOT_TARE_GIVE_UP:
+            self._boot_tare = False
+            return
+        zero = self._still_zero()
+        if zero is None:
+            return
+        self._boot_tare = False
+        stored = self.config.get("zero_counts")
+        if stored:
+            load = calib.load_g(zero, stored, self.config["counts_per_gram"])
+            if not -BOOT_TARE_G <= load <= BOOT_TARE_G:
+                return  # something stands on the plate: keep the stored zero
+        config = dict(self.config)
+        config["zero_counts"] = zero
+        self._apply(config)
+        self.tare = "boot"
+
+    def _apply(self, config):
+        """Use a new calibration: a new Detector, fed the last second again (oldest first)."""
+        det = _detector(config)
+        n = len(self.cells)
+        cells = array.array("i", [0] * n)
+        out = array.array("i", [0, 0, 0, 0])
+        count = self._recent_n
+        first = (self._recent_i - count) % _TARE_N
+        acc = self._recent_a
+        for j in range(count):
+            k = (first + j) % _TARE_N
+            for i in range(n):
+                cells[i] = self._recent[k * n + i]
+            det.feed(self._recent_t[k], cells, acc[3 * k], acc[3 * k + 1], acc[3 * k + 2])
+            while det.pop(out):
+                pass  # already reported by the detector that saw them live
+        self.detector = det
+        self.config = config
 
     def _stream_raw(self, t):
         cells = [None if c == MISSING else c for c in self.cells]
@@ -185,13 +342,17 @@ class App:
     async def sampler(self):
         board = self.board
         while True:
+            self._rounds = (self._rounds + 1) & 0xFFFF
             if self.held():
                 await asyncio.sleep_ms(_HOLD_MS)
                 continue
             t = self.step()
             if t == NO_SAMPLE:
+                self._idle = True
                 await board.wait_sample()
+                self._idle = False
             elif t == END:
+                self._idle = True
                 return
             else:
                 if self.streaming:
@@ -221,36 +382,52 @@ class App:
     async def render_rings(self):
         board = self.board
         display = self.display
+        alarm = rings.Display(self.seats)  # what the rings show while a part of the board fails
+        alarm.update({"mode": "fault"})
         frame = self.frame
         shown = bytearray(len(frame))
         key = -1
         while True:
             now = time.ticks_ms()
-            k = display.version * 2 + rings.phase(display, now)
+            faulty = 1 if self._faults else 0
+            showing = alarm if faulty else display
+            k = (display.version * 2 + rings.phase(showing, now)) * 2 + faulty
             if k != key:
                 key = k
-                rings.render(display, now, frame)
+                rings.render(showing, now, frame)
                 if frame != shown:
                     shown[:] = frame
                     board.show(frame)
             await asyncio.sleep_ms(_RING_MS)
 
-    def report_faults(self):
-        """Send a `fault` event for each part whose state changed since the last call."""
+    def report_faults(self, t):
+        """Queue a `fault` event (at board time t) for each part whose state changed since the
+        last call. No allocation: runs in the sampling path."""
         faults = self.board.faults
         changed = faults ^ self._faults
         if changed:
             self._faults = faults
-            for bit in range(len(FAULT_NAMES)):
+            for bit in range(_NFAULTS):
                 mask = 1 << bit
                 if changed & mask:
-                    self.link.event("fault", what=FAULT_NAMES[bit], ok=not faults & mask)
+                    self._enqueue(_FAULT, t, bit, 0 if faults & mask else 1)
+
+    async def tare_task(self):
+        # Runs as soon as the sampler has filled the ring with a new second (before the next
+        # sample: the sampler yields between samples), until the boot tare is done.
+        while self._boot_tare:
+            await self._tare_wake.wait()
+            self._tare_wake.clear()
+            self.boot_tare()
 
     async def ticker(self):
+        rounds = -1
         while True:
             self.link.tick(time.ticks_ms())
-            self.report_faults()
-            self.board.watchdog_feed()
+            self.report_faults(self.t_ms)  # samples stopped: noticed after the last one
+            if self._idle or self._rounds != rounds:
+                rounds = self._rounds
+                self.board.watchdog_feed()
             await asyncio.sleep_ms(_TICK_MS)
 
     async def run(self):
@@ -261,7 +438,18 @@ class App:
         asyncio.create_task(self.sender())
         asyncio.create_task(self.render_rings())
         asyncio.create_task(self.ticker())
+        asyncio.create_task(self.tare_task())
         await self.receive()
+
+
+def _detector(config):
+    return Detector(
+        config["counts_per_gram"],
+        config["cell_xy_mm"],
+        config["stick_g"],
+        rate_hz=config.get("rate_hz", 80),
+        zero_counts=config.get("zero_counts"),
+    )
 
 
 def main(board):

@@ -9,7 +9,7 @@
 #   rings          NeoPixel chain on GP22 through the built-in `neopixel` module; the frame is
 #                  already GRB and power-capped by tablefw/rings.py.
 #   buttons        one per seat, active low with internal pull-ups, read once per sample.
-#   host link      USB CDC stdin/stdout (board_sim.StreamHost).
+#   host link      USB CDC stdin/stdout (board_base.StreamHost).
 #   watchdog       machine.WDT, fed by the app's ticker task.
 # Import only assembles the PIO program; hardware is touched when RP2Board() is made.
 # ruff: noqa: F405 - the PIO program's names come from the assembler (and the stubs' star import)
@@ -17,7 +17,6 @@
 import array
 import asyncio
 import binascii
-import json
 import os
 import sys
 import time
@@ -28,9 +27,17 @@ import rp2
 from machine import I2C, Pin
 from micropython import const
 
+from tablefw import calib
 from tablefw import pins as pin_map
 from tablefw.accel import LIS3DH
-from tablefw.board_sim import StreamHost
+from tablefw.board_base import (
+    CELL_TIMEOUT_MS,
+    FAULT_ACCEL,
+    FAULT_CELLS,
+    NO_SAMPLE,
+    WDT_MS,
+    StreamHost,
+)
 from tablefw.hx711 import PIO_WORDS, unpack_pio
 
 try:
@@ -40,12 +47,7 @@ except ImportError:
 if TYPE_CHECKING:
     from rp2.asm_pio import *  # noqa: F403 - the PIO assembler's names, for the type checker
 
-NO_SAMPLE = const(-1)  # same values as tablefw.app
-FAULT_CELLS = const(1)  # bits of `faults`, in tablefw.app.FAULT_NAMES order
-FAULT_ACCEL = const(2)
-CELL_TIMEOUT_MS = const(1000)  # no complete reading of all four chips this long: a fault
 ACCEL_RETRY = const(80)  # samples between retries of a failed accelerometer (~1 s)
-WDT_MS = const(5000)
 PIO_FREQ = const(1_000_000)  # 1 us per PIO cycle: SCK high 5 us, a whole reading ~250 us
 SAMPLE_POLL_MS = const(2)  # FIFO polling period while waiting for the next sample (12.5 ms)
 CALIBRATION = "calibration.json"  # written by `sticktable calibrate`, never during play
@@ -101,11 +103,9 @@ def _reset_cause():
 
 def _config():
     config = dict(DEFAULT_CONFIG)
-    try:
-        with open(CALIBRATION) as f:
-            config.update(json.load(f))
-    except (OSError, ValueError):
-        pass  # not calibrated yet
+    stored = calib.load(CALIBRATION)
+    if stored and calib.check(dict(config, **stored), len(pin_map.HX711_DOUT)) is None:
+        config.update(stored)  # else not calibrated yet (or a damaged file): the defaults
     return config
 
 
@@ -142,6 +142,7 @@ class RP2Board(StreamHost):
             "cells": len(pin_map.HX711_DOUT),
         }
         self.config = _config()
+        self.cal_file = CALIBRATION
         self._wdt = machine.WDT(timeout=WDT_MS) if watchdog else None
 
     # -- samples (no allocation) ---------------------------------------------------------------
@@ -189,6 +190,10 @@ class RP2Board(StreamHost):
                 mask |= bit
             bit <<= 1
         return mask
+
+    def save_config(self, config):
+        # Only between games (the app refuses in play): the flash write stalls the chip.
+        return calib.save(CALIBRATION, config)
 
     # -- rings, watchdog ------------------------------------------------------------------------
 

@@ -4,8 +4,16 @@
 #   samples (tower -> firmware): one line of JSON (the sensor-trace meta), then records of
 #       struct "<I4i3hB": t_ms, lc0..lc3 (MISSING for none), ax, ay, az (milli-g), buttons mask;
 #       t_ms = 0xFFFFFFFF ends the samples.
-#   frames (firmware -> tower): b"A" after each processed sample (lockstep), and
-#       b"L" + u16le length + GRB bytes whenever the LED frame changes.
+#       Sensor failures ride in the records: a cell that stopped answering is MISSING (no
+#       reading for more than CELL_TIMEOUT_MS of sample time sets the "cells" fault); ax =
+#       ACCEL_FAILED means the accelerometer did not answer (an I2C error: the "accel" fault,
+#       the last good reading is kept, as on the RP2040); ax = ACCEL_STUCK means the read never
+#       returns (a stuck I2C bus): the firmware hangs right there until the watchdog resets it.
+#   frames (firmware -> tower): b"A" after each processed sample (lockstep),
+#       b"L" + u16le length + GRB bytes whenever the LED frame changes, and
+#       b"W" + u16le timeout_ms for each watchdog feed: the tower plays the RP2040's watchdog
+#       peripheral (the first feed starts it; no feed for timeout_ms of real time and it kills
+#       the firmware and starts it again with --reset watchdog, like the chip's reset).
 #   host link: a binary stream pair (stdin/stdout on a pty under the runner).
 #   paced (default): simulated time waits for the host, see App.held in tablefw/app.py.
 #
@@ -16,22 +24,35 @@
 # I/O queue, the way asyncio's own streams wait. StreamHost (the host link over two byte streams)
 # is shared with the RP2040 board, whose host link is USB CDC stdin/stdout.
 
-import asyncio
+import array
 import binascii
 import json
 import os
-import select
+import time
 
 from micropython import const
 
-from tablefw import pins
+from tablefw import calib, pins
+from tablefw.board_base import (
+    CELL_TIMEOUT_MS,
+    END,
+    FAULT_ACCEL,
+    FAULT_CELLS,
+    NO_SAMPLE,
+    WDT_MS,
+    StreamHost,
+    poller,
+    ready,
+    wait_readable,
+)
+from tablefw.detect import MISSING
 
-NO_SAMPLE = const(-1)  # same values as tablefw.app
-END = const(-2)
 RECORD = const(27)  # struct.calcsize("<I4i3hB")
 RECORD_CELLS = const(4)
 _END_T = const(0xFFFFFFFF)
-_READABLE = select.POLLIN | select.POLLHUP | select.POLLERR
+_T_MASK = const(0x3FFFFFFF)  # cell clocks keep t_ms modulo 2**30, compared like ticks
+ACCEL_FAILED = const(-32768)  # ax of a record: the accelerometer read failed
+ACCEL_STUCK = const(-32767)  # ax of a record: the accelerometer read never returns
 
 
 def _i32(b, o):
@@ -42,24 +63,6 @@ def _i32(b, o):
 def _i16(b, o):
     v = b[o] | b[o + 1] << 8
     return v - 0x10000 if v & 0x8000 else v
-
-
-def wait_readable(stream):
-    # Awaitable: suspends the task until `stream` polls readable (asyncio's stream idiom).
-    yield asyncio.core._io_queue.queue_read(stream)
-
-
-def poller(stream):
-    poll = select.poll()
-    poll.register(stream, select.POLLIN)
-    return poll
-
-
-def ready(poll):
-    for entry in poll.ipoll(0):  # the tuple is the poller's own: no allocation
-        if entry[1] & _READABLE:
-            return True
-    return False
 
 
 def read_meta(stream):
@@ -74,40 +77,20 @@ def read_meta(stream):
         line.append(one[0])
 
 
-class StreamHost:
-    """The host link over a pair of byte streams (unix: a pty; RP2040: USB CDC stdin/stdout)."""
-
-    def __init__(self, host_in, host_out):
-        self._host_in = host_in
-        self._host_out = host_out
-        self._host_poll = poller(host_in)
-        self._one = bytearray(1)
-
-    def read_host(self, buf):
-        n = 0
-        one = self._one
-        try:
-            while n < len(buf) and ready(self._host_poll):
-                if not self._host_in.readinto(one):
-                    return n or -1  # end of file: the host side is gone
-                buf[n] = one[0]
-                n += 1
-        except OSError:  # EIO on a pty whose other side has closed
-            return n or -1
-        return n
-
-    def wait_host(self):
-        return wait_readable(self._host_in)
-
-    def write_host(self, data):
-        self._host_out.write(data)
-        return True
-
-
 class SimBoard(StreamHost):
     """The Board interface (see tablefw/app.py) over a virtual tower's pipes."""
 
-    def __init__(self, samples, frames, host_in, host_out, board_id=None, seats=None, paced=True):
+    def __init__(
+        self,
+        samples,
+        frames,
+        host_in,
+        host_out,
+        board_id=None,
+        seats=None,
+        paced=True,
+        reset="power-on",
+    ):
         StreamHost.__init__(self, host_in, host_out)
         self._samples = samples
         self._frames = frames
@@ -120,7 +103,7 @@ class SimBoard(StreamHost):
         self.info = {
             "board": board_id,
             "boot": binascii.hexlify(os.urandom(4)).decode(),
-            "reset": "power-on",
+            "reset": reset,  # the runner says "watchdog" when its watchdog restarted us
             "seats": int(seats or meta.get("seats", pins.SEATS)),
             "cells": cells,
         }
@@ -131,6 +114,13 @@ class SimBoard(StreamHost):
             "rate_hz": meta.get("rate_hz", 80),
             "zero_counts": meta.get("zero_counts"),
         }
+        # The board's filesystem: meta "cal_file" (a path), where a stored calibration is read
+        # at start (it outlives a watchdog reset) and written by the `cal` command. Without
+        # it a calibration is kept in RAM only.
+        self.cal_file = meta.get("cal_file")
+        stored = calib.load(self.cal_file) if self.cal_file else None
+        if stored and calib.check(dict(self.config, **stored), cells) is None:
+            self.config.update(stored)
         self.faults = 0
         self.paced = paced  # simulated time waits for the host (see tablefw/app.py)
         self._ncells = cells if cells < RECORD_CELLS else RECORD_CELLS
@@ -140,6 +130,11 @@ class SimBoard(StreamHost):
         self._samples_poll = poller(samples)
         self._header = bytearray(3)
         self._header[0] = ord("L")
+        self._feed = bytearray(b"W\x00\x00")
+        self._feed[1] = WDT_MS & 0xFF
+        self._feed[2] = WDT_MS >> 8
+        self._heard = array.array("i", [0] * cells)  # t_ms of each cell's last reading
+        self._started = False  # a first sample was read (its time starts the cell clocks)
 
     # -- samples ------------------------------------------------------------------------------
 
@@ -156,11 +151,34 @@ class SimBoard(StreamHost):
         if t == _END_T:
             self._ended = True
             return END
+        if not self._started:
+            self._started = True
+            for k in range(self._ncells):
+                self._heard[k] = t & _T_MASK
+        heard = self._heard
+        silent = False
         for k in range(self._ncells):
-            cells[k] = _i32(b, 4 + 4 * k)
-        accel[0] = _i16(b, 20)
-        accel[1] = _i16(b, 22)
-        accel[2] = _i16(b, 24)
+            v = _i32(b, 4 + 4 * k)
+            cells[k] = v
+            if v != MISSING:
+                heard[k] = t & _T_MASK
+            elif (t - heard[k]) & _T_MASK > CELL_TIMEOUT_MS:
+                silent = True
+        if silent:
+            self.faults |= FAULT_CELLS
+        else:
+            self.faults &= ~FAULT_CELLS
+        ax = _i16(b, 20)
+        if ax == ACCEL_STUCK:
+            while True:  # a read that never returns: only the watchdog gets us out
+                time.sleep_ms(1000)
+        if ax == ACCEL_FAILED:
+            self.faults |= FAULT_ACCEL  # keep the last good reading
+        else:
+            self.faults &= ~FAULT_ACCEL
+            accel[0] = ax
+            accel[1] = _i16(b, 22)
+            accel[2] = _i16(b, 24)
         self._buttons = b[26]
         return t
 
@@ -175,6 +193,9 @@ class SimBoard(StreamHost):
 
     # -- LEDs ---------------------------------------------------------------------------------
 
+    def save_config(self, config):
+        return calib.save(self.cal_file, config) if self.cal_file else None
+
     def show(self, frame):
         header = self._header
         n = len(frame)
@@ -184,4 +205,4 @@ class SimBoard(StreamHost):
         self._frames.write(frame)
 
     def watchdog_feed(self):
-        pass
+        self._frames.write(self._feed)

@@ -24,10 +24,10 @@ from array import array
 
 from micropython import const
 
-# A cell without a reading (contract). Any value outside the HX711's 24 bits is treated the same,
-# so a 32-bit port can pass a small-int sentinel such as -(1 << 30): reading -2**31 out of an
-# array("i") makes a big int there, which allocates.
-MISSING = -2147483648
+# A cell without a reading. Any value outside the HX711's 24 bits is treated the same. It is
+# -2**30, not -2**31: on a 32-bit port that would be a big int, and reading it out of an
+# array("i") would allocate.
+MISSING = const(-1073741824)
 PLACED = const(1)
 FELL = const(2)
 TOPPLE = const(3)
@@ -49,6 +49,8 @@ _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
+_TICKS_MASK = const(0x3FFFFFFF)  # board ticks wrap at 2**30
+_TICKS_HALF = const(0x1FFFFFFF)
 
 
 class Detector:
@@ -288,9 +290,14 @@ class Detector:
         if self._jnoise < 4:
             self._jnoise = 4
         spread = self._spread(_WIN) if self._nring >= _WIN else 0
-        if not self._ep and self._nring >= _WIN and t - self._shake_t > _SHAKE_MS:
+        shaken = _age(t, self._shake_t)
+        if shaken > 60000:  # keep old times young enough to survive the board's tick wrap
+            self._shake_t = t - 60000
+        if _age(t, self._last_place_t) > 60000:
+            self._last_place_t = t - 60000
+        if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
             self._learn_noise(spread, rate)
-        calm = self._nring >= _WIN and t - self._shake_t > _SHAKE_MS
+        calm = self._nring >= _WIN and shaken > _SHAKE_MS
         stable = calm and spread <= self._band
         if stable:
             self._run += 1
@@ -313,11 +320,7 @@ class Detector:
         self._track_episode(t, dev)
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
-        elif (
-            t - self._shake_t > _SHAKE_MS
-            and self._nring >= _QUICK
-            and self._spread(_QUICK) <= self._band
-        ):
+        elif shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -(self._stick * 6 // 10):
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
@@ -434,13 +437,13 @@ class Detector:
             self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
-            if t - self._shake_t <= _SHAKE_MS:
+            if _age(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
             elif self._spread(_QUICK) <= self._band:
                 d = self._avg(self._ring, _QUICK) - self._level
-                if d > s * 65 // 100 and d < s * 140 // 100:
+                if d > s * 75 // 100 and d < s * 130 // 100:
                     self._pl_run += 1
-                    if self._pl_run >= 3:  # held 75 ms: a stick resting alone, hand gone
+                    if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                         self._pl_level = d
                         self._pl_on = True
                         self._pl_last = t
@@ -464,7 +467,7 @@ class Detector:
             calm = not self._ep
             if self._ep:
                 self._episode_end(t)
-            if calm and t - self._last_place_t < 800 and self._rest_of_last(t, d):
+            if calm and _age(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= _RESYNC_RUN:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
@@ -494,7 +497,7 @@ class Detector:
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still
         held or pressed it)? Then that stick's mass is corrected."""
         n = self._nsticks
-        if t - self._last_place_t > 3000 or n == 0 or n > _MAX_STICKS:
+        if _age(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
             return False
         whole = self._mass[n - 1] + d
         if whole < self._stick * 85 // 100 or whole > self._stick * 120 // 100:
@@ -511,16 +514,17 @@ class Detector:
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
-        if self._pl_on and self._ep_pos >= 2 and 0 < self._pl_back - self._pl_last <= 40:
+        back = _age(self._pl_back, self._pl_last) if self._pl_back else 0
+        if self._pl_on and self._ep_pos >= 2 and 0 < back <= 60:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
-            self._forget(1)
+            self._forget(1, self._pl_level)
         elif (
             self._ep_peak >= self._touch_min
             and self._ep_pos >= 6
             and self._ep_neg * 4 <= self._ep_pos
             and self._ep_shake * 3 <= self._ep_pos
-            and self._shake_t < self._ep_t  # a hand presses; a knock jolts the base
+            and _age(self._ep_t, self._shake_t) > 0  # a hand presses; a knock jolts the base
         ):
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
@@ -541,7 +545,7 @@ class Detector:
     def _fell(self, t, drop, mx, my):
         n = self._count(drop)
         self._emit(FELL, t, n, drop)
-        self._forget(n)
+        self._forget(n, drop)
         self._commit(-drop, mx, my)
 
     def _count(self, drop):
@@ -571,17 +575,19 @@ class Detector:
             return self._sum
         return n * unit
 
-    def _forget(self, n):
-        """Drop the n most recently placed masses (the top of the tower goes first)."""
-        while n > 0 and self._nsticks > 0:
-            self._nsticks -= 1
-            if self._nsticks < _MAX_STICKS:
-                self._sum -= self._mass[self._nsticks]
-            else:
-                self._sum -= self._mean
-            n -= 1
-        if self._nsticks == 0:
+    def _forget(self, n, drop):
+        """n sticks weighing `drop` left: what stays weighs what was there less what was
+        measured leaving (which sticks went is unknown; the top ones are forgotten)."""
+        self._nsticks = self._nsticks - n if self._nsticks > n else 0
+        self._sum = self._sum - drop if self._nsticks else 0
+        if self._sum < 0:
             self._sum = 0
+
+
+def _age(t, t0):
+    """t - t0 in ms, right across the board's tick wrap at 2**30 (like time.ticks_diff)."""
+    d = (t - t0) & _TICKS_MASK
+    return d - _TICKS_MASK - 1 if d > _TICKS_HALF else d
 
 
 def _clamp(v, lim):

@@ -1,29 +1,43 @@
 # HX711 24-bit load-cell ADCs, several on one shared clock (SCK), each with its own DOUT.
 #
 # Datasheet facts this follows: DOUT is high while a conversion runs and falls when data is
-# ready; each SCK pulse shifts out one bit, MSB first, 24-bit two's complement; 25 pulses in all
-# select channel A gain 128 for the next conversion (26 = B/32, 27 = A/64); SCK held high for
-# more than 60 us powers the chip down (so a clock-high phase must never be stretched by an
-# interrupt).
+# ready (~80/s with RATE high); each SCK pulse shifts out one bit, MSB first, 24-bit two's
+# complement; 25 pulses in all select channel A gain 128 for the next conversion (26 = B/32,
+# 27 = A/64); SCK held high for more than 60 us powers the chip down, and after power-up (or a
+# channel/gain change) the output needs 4 conversions (~50 ms at 80/s) to settle: data read
+# meanwhile is not valid.
 #
 # Two readers, hardware passed in so tests can drive them with pin-level fakes:
 #   HX711Bus(sck, douts, irq_off, irq_on)  GPIO: bit-banged, interrupts off only while SCK is
-#                                           high; used where there is no PIO (and in tests).
+#                                           high; used where there is no PIO, as the RP2040's
+#                                           fallback when a chip stops answering, and in tests.
 #   unpack_pio(words, out)                  RP2040: the PIO program in board_rp2.py clocks SCK
 #                                           and samples all DOUT pins per bit (`in pins, 4`),
 #                                           24 bits per pushed word; the CPU untangles them.
-# Both are allocation-free per reading. Validation (wild values, dead chips, settling) is for
-# the sensing issue (3); this gives it a clean base.
+# and one validator for both, Validator: per chip, rail values (saturated 0x7FFFFF/0x800000,
+# what a chip with a loose wire or no chip at all gives) and a value repeated STUCK_N times
+# (DOUT stuck low clocks out the same bits forever) are no reading (MISSING); the rest goes
+# through a median of the last 3 readings, so a single wild value (a bit error) never passes.
+# Everything here is allocation-free per reading (heap_lock tests).
 
 import array
+import time
 
 from micropython import const
 
 BITS = const(24)
 PULSES_A128 = const(25)  # 24 data bits + 1: channel A, gain 128
+PULSES_B32 = const(26)
+PULSES_A64 = const(27)
 POWER_DOWN_US = const(60)  # SCK high longer than this powers the chip down
+SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin (78-92 Hz)
+DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
+STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
 PIO_CHIPS = const(4)  # the PIO program samples 4 consecutive DOUT pins
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
+MISSING = const(-1073741824)  # no reading (tablefw.detect.MISSING: outside any 24-bit value)
+_RAIL_HI = const(0x7FFFFF)
+_RAIL_LO = const(-0x800000)
 
 
 def signed24(v):
@@ -31,31 +45,59 @@ def signed24(v):
     return v - 0x1000000 if v & 0x800000 else v
 
 
+def _ticks_diff(a, b):
+    return a - b
+
+
+ticks_diff = getattr(time, "ticks_diff", _ticks_diff)
+
+
 class HX711Bus:
     """Chips sharing one clock pin `sck`, each with its own data pin in `douts` (GPIO reader).
 
     `irq_off()` -> state and `irq_on(state)` (e.g. machine.disable_irq / enable_irq) bracket
-    each clock-high phase so an interrupt cannot stretch it past POWER_DOWN_US.
+    each clock-high phase so an interrupt cannot stretch it past POWER_DOWN_US. `clock_ms()`
+    (time.ticks_ms on a board) times dead chips and settling. read() never waits: it reads once
+    every chip still answering has data, and a chip whose DOUT has not fallen for DEAD_MS is
+    read around (MISSING) until it answers again, so one dead chip cannot stop the others.
     """
 
-    def __init__(self, sck, douts, irq_off=None, irq_on=None, pulses=PULSES_A128):
+    def __init__(self, sck, douts, irq_off=None, irq_on=None, pulses=PULSES_A128, clock_ms=None):
         self.sck = sck
         self.douts = tuple(douts)
         self.irq_off = irq_off
         self.irq_on = irq_on
         self.pulses = pulses
-        self._raw = array.array("i", [0] * len(self.douts))
+        self.clock_ms = clock_ms or time.ticks_ms
+        n = len(self.douts)
+        self._raw = array.array("i", [0] * n)
+        now = self.clock_ms()
+        self._seen = array.array("i", [now] * n)  # when each chip last had data ready
+        self._settle_from = now  # readings before SETTLE_MS from here are not valid yet
+        self._switch = pulses != PULSES_A128  # the next read changes the chips' gain
+        self.dead = 0  # bitmask: chips read around
         sck.value(0)
 
     def ready(self):
-        """True when every chip has finished a conversion (all DOUT low)."""
-        for dout in self.douts:
-            if dout.value():
-                return False
-        return True
+        """True when every chip still answering has finished a conversion (DOUT low)."""
+        now = self.clock_ms()
+        douts = self.douts
+        seen = self._seen
+        waiting = False
+        for i in range(len(douts)):
+            if not douts[i].value():
+                seen[i] = now
+                self.dead &= ~(1 << i)
+            elif ticks_diff(now, seen[i]) > DEAD_MS:
+                self.dead |= 1 << i
+            else:
+                waiting = True
+        return not waiting and self.dead != (1 << len(douts)) - 1
 
     def read(self, out):
-        """Read every chip into out[] (signed counts) if all are ready; else False, no clocking."""
+        """Read every answering chip into out[] (signed counts; MISSING for a dead chip) once
+        all have data; False (nothing clocked) if not yet, or while the chips settle (the
+        reading is clocked out and dropped)."""
         if not self.ready():
             return False
         douts = self.douts
@@ -69,9 +111,22 @@ class HX711Bus:
                 raw[i] = (raw[i] << 1) | douts[i].value()
         for _ in range(self.pulses - BITS):
             self._pulse()  # selects channel and gain of the next conversion
+        if self._switch:
+            self._switch = False
+            self._settle_from = self.clock_ms()  # the new gain from the next conversion on
+        if ticks_diff(self.clock_ms(), self._settle_from) < SETTLE_MS:
+            return False
+        dead = self.dead
         for i in range(n):
-            out[i] = signed24(raw[i])
+            out[i] = MISSING if dead & (1 << i) else signed24(raw[i])
         return True
+
+    def set_gain(self, pulses):
+        """25 = channel A gain 128, 26 = B gain 32, 27 = A gain 64: used from the next read on;
+        the chips then settle (readings dropped for SETTLE_MS after that read)."""
+        if pulses != self.pulses:
+            self.pulses = pulses
+            self._switch = True
 
     def _pulse(self):
         sck = self.sck
@@ -91,8 +146,14 @@ class HX711Bus:
         self.sck.value(1)
 
     def power_up(self):
-        """SCK low again: the chips restart (and settle for 4 conversions before data is good)."""
+        """SCK low again: the chips restart at channel A gain 128 and settle for 4 conversions
+        (readings meanwhile are dropped)."""
         self.sck.value(0)
+        now = self.clock_ms()
+        self._settle_from = now
+        for i in range(len(self._seen)):
+            self._seen[i] = now
+        self._switch = self.pulses != PULSES_A128  # the chips forgot it: the next read
 
 
 def unpack_pio(words, out):
@@ -115,3 +176,53 @@ def unpack_pio(words, out):
     out[1] = signed24(b)
     out[2] = signed24(c)
     out[3] = signed24(d)
+
+
+class Validator:
+    """Per chip: no reading for rail values and stuck chips, else the median of the last 3
+    readings. filter(raw, out) -> bitmask of the chips that gave a valid reading."""
+
+    def __init__(self, n):
+        self.n = n
+        self._hist = array.array("i", [0] * (3 * n))  # last three valid readings per chip
+        self._count = bytearray(n)  # valid readings so far (up to 3)
+        self._next = bytearray(n)  # slot of the next reading in _hist
+        self._last = array.array("i", [MISSING] * n)
+        self._same = array.array("i", [0] * n)  # repeats of _last
+        self.rejected = 0  # rail or stuck values seen (diagnostics)
+
+    def filter(self, raw, out):
+        ok = 0
+        hist = self._hist
+        for i in range(self.n):
+            v = raw[i]
+            if v == self._last[i]:
+                self._same[i] += 1
+            else:
+                self._last[i] = v
+                self._same[i] = 0
+            if v >= _RAIL_HI or v <= _RAIL_LO or self._same[i] >= STUCK_N:
+                out[i] = MISSING
+                if v != MISSING:
+                    self.rejected += 1
+                continue
+            k = 3 * i
+            hist[k + self._next[i]] = v
+            self._next[i] = (self._next[i] + 1) % 3
+            count = self._count[i]
+            if count < 3:
+                count += 1
+                self._count[i] = count
+            if count < 3:
+                out[i] = v  # not three yet: the newest
+            else:
+                a = hist[k]
+                b = hist[k + 1]
+                c = hist[k + 2]
+                if a > b:
+                    a, b = b, a
+                if b > c:
+                    b = c
+                out[i] = a if a > b else b
+            ok |= 1 << i
+        return ok

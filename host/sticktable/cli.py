@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as err:
-        print(f"sticktable: {err}", file=sys.stderr)
+        # One line whatever the message holds (a player's name may contain a line break).
+        message = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"sticktable: {message}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("sticktable: interrupted", file=sys.stderr)

@@ -88,8 +88,9 @@ class TableSession:
             self.say(f"{describe_fact(fact):38} refused: {err}")
             return []
         meta = {"src": "board", "seq": message.get("s"), "t": message.get("t")}
-        applied, decision = self._apply_all([{**event, **meta} for event in events])
-        self.journal.record_fact(self.game_id, message, decision, self.boot)
+        with self.journal.transaction():  # the events and their fact: on disk together or not
+            applied, decision = self._apply_all([{**event, **meta} for event in events])
+            self.journal.record_fact(self.game_id, message, decision, self.boot)
         self.say(f"{describe_fact(fact):38} -> {decision}")
         self.sync_display()
         return applied
@@ -102,8 +103,12 @@ class TableSession:
             self.last_display = None  # a (re)booted board shows nothing until told
             note = f"board {message.get('board')} (boot {self.boot}, reset {message.get('reset')})"
         elif kind == "gap":
-            lost = message.get("n")
-            self.holds["gap"] = f"{lost or 'some'} board event(s) lost ({message.get('why')})"
+            lost, why = message.get("n"), message.get("why")
+            self.holds["gap"] = (
+                f"{lost} board event(s) lost ({why})"
+                if lost
+                else f"board restarted ({why}), no event known lost"
+            )
             note = (
                 f"{self.holds['gap']}: referee, check the tower, correct the game if needed "
                 "(fix/undo), then type `ok`"
@@ -165,7 +170,8 @@ class TableSession:
         except (RuleError, ValueError) as err:
             self.say(f"  key: {line.strip()}: {err}")
             return []
-        applied, decision = self._apply_all(events)
+        with self.journal.transaction():
+            applied, decision = self._apply_all(events)
         self.say(f"          key {line.strip():28} -> {decision}")
         self.sync_display()
         return applied

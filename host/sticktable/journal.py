@@ -1,8 +1,10 @@
 """The journal: every game, every board message and every rule decision, in SQLite.
 
 One file (WAL mode, synchronous=FULL) in the user's data directory. Each write is its own
-transaction, so whatever the daemon has acknowledged to the board is on disk before the ack
-goes out: Ctrl-C or a crash loses nothing acknowledged.
+transaction, or one `transaction()` holds the writes that belong together (a board fact and the
+rule events it meant), so whatever the daemon has acknowledged to the board is on disk before
+the ack goes out, whole or not at all: Ctrl-C or a crash loses nothing acknowledged and never
+leaves an event journaled without the fact that resuming starts after.
 
 Tables:
   games  - one row per game: its header (the rule set, players, house rules) and status.
@@ -12,6 +14,7 @@ Tables:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -100,6 +103,20 @@ class Journal:
         self.db.close()
 
     # -- writing ---------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """Everything written inside is committed together, or not at all."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def new_game(self, header: dict, source: str) -> int:
         cur = self.db.execute(

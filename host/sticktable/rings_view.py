@@ -13,7 +13,7 @@ def led_char(g: int, r: int, b: int) -> str:
     if max(g, r, b) < 3:
         return OFF
     if r > 2 * g and r > 2 * b:
-        return "r"  # red: a topple
+        return "y" if g > r // 5 else "r"  # amber (a fault) has some green; red is a topple
     if g > 2 * r and g > 2 * b:
         return "g"  # green: a winner
     if r > 2 * b and g > 2 * b:

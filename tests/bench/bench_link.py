@@ -1,9 +1,12 @@
 """Link benchmark: events from the real tablefw.link under MicroPython to the host's BoardLink
 through a pty, with damaged bytes, cable pulls and board reboots on the way. Prints events sent,
 delivered, lost, duplicated, gaps, board-to-host latency, and the host's decode throughput.
+Then board-to-rules latency: events over a clean pty into the daemon's TableSession, each
+interpreted by a rule set, applied to the game and written to a journal on disk (SQLite,
+synchronous=FULL) before it is acknowledged, as in `sticktable run`.
 
     .venv/bin/python tests/bench/bench_link.py [--events 10000] [--byte-error 0.001]
-        [--rate 2000] [--disconnects 3] [--reboots 3]
+        [--rate 2000] [--disconnects 3] [--reboots 3] [--rules-events 500] [--rules-rate 50]
 
 `--byte-error` is the chance that any one byte is damaged (a flipped bit, a lost byte or an
 inserted one), both ways. The default 0.001 damages about 5 % of the ~50-byte frames; the
@@ -16,6 +19,7 @@ import argparse
 import os
 import select
 import sys
+import tempfile
 import threading
 import time
 import tty
@@ -24,8 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "host")]
 
-from link_harness import run_link  # noqa: E402
+from link_harness import FakeBoard, now_us, percentile, run_link  # noqa: E402
 
+from sticktable.daemon import TableSession  # noqa: E402
+from sticktable.engine import Game, register  # noqa: E402
+from sticktable.journal import Journal  # noqa: E402
 from sticktable.link import BoardLink, HostSession  # noqa: E402
 from sticktable.link.codec import encode  # noqa: E402
 
@@ -106,6 +113,89 @@ def pty_throughput(n: int = 100_000) -> float:
     return n / elapsed
 
 
+class Tally:
+    """The smallest rule set: every `fell` fact is one applied event (the latency figure is the
+    daemon's path, not a game's rule logic)."""
+
+    name = "bench-tally"
+
+    def initial(self, header):
+        return {"fell": 0}
+
+    def apply(self, state, event):
+        state["fell"] += event["count"]
+        return state
+
+    def check(self, state):
+        pass
+
+    def finished(self, state):
+        return False
+
+    def standings(self, state):
+        return dict(state)
+
+    def legal_actions(self, state, player=None):
+        return []
+
+    def view(self, state, player=None):
+        return dict(state)
+
+    def display(self, state):
+        return {"scores": [0], "scale": 11, "turn": None, "mode": "play", "win": [], "round": 1}
+
+    def chance(self, state, rng):
+        return None
+
+    def interpret(self, state, fact):
+        return [{"type": "fell", "count": fact.get("n", 1)}] if fact.get("k") == "fell" else []
+
+
+def rules_latency(n: int, rate: int, timeout: float = 120.0) -> dict:
+    """Board event born -> delivered by BoardLink.poll() -> applied by TableSession and
+    journaled (fsync'd) before the next poll acknowledges it; microseconds per event."""
+    register(Tally())
+    header = {"game": Tally.name, "players": ["bench"]}
+    board = FakeBoard(boot="bench001")
+    # The journal on the same disk as the real one (not a tmpfs /tmp): fsync cost included.
+    with (
+        tempfile.TemporaryDirectory(dir=ROOT / "build") as tmp,
+        Journal(Path(tmp) / "j.sqlite") as journal,
+    ):
+        link = BoardLink.open(board.path, hello_timeout=5)
+        try:
+            game_id = journal.new_game(header, "bench")
+            session = TableSession(
+                journal, game_id, Game(header), send=link.send, say=lambda _: None
+            )
+            session.on_board(link.hello)
+            link.send("emit", n=n, rate=rate, stamp=1)
+            to_host: list[float] = []
+            to_rules: list[float] = []
+            deadline = time.monotonic() + timeout
+            while len(to_rules) < n and time.monotonic() < deadline:
+                for msg in link.poll(0.005):
+                    delivered = now_us()
+                    if session.on_board(msg) and msg["k"] == "fell":
+                        to_host.append(delivered - msg["w"])
+                        to_rules.append(now_us() - msg["w"])
+        finally:
+            link.close()
+            board.close()
+        applied = session.game.state["fell"]
+        journaled = len(journal.events(game_id))
+    return {
+        "n": len(to_rules),
+        "applied": applied,
+        "journaled": journaled,
+        "host_p50_ms": percentile(to_host, 50) / 1000,
+        "host_p99_ms": percentile(to_host, 99) / 1000,
+        "p50_ms": percentile(to_rules, 50) / 1000,
+        "p99_ms": percentile(to_rules, 99) / 1000,
+        "max_ms": max(to_rules, default=float("nan")) / 1000,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000)
@@ -114,6 +204,8 @@ def main() -> int:
     parser.add_argument("--disconnects", type=int, default=3)
     parser.add_argument("--reboots", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules-events", type=int, default=500)
+    parser.add_argument("--rules-rate", type=int, default=50, help="board events/s")
     args = parser.parse_args()
 
     r = run_link(args.events, args.byte_error, args.rate, args.disconnects, args.reboots, args.seed)
@@ -143,11 +235,23 @@ def main() -> int:
         f"host decode throughput: {host_throughput():,.0f} msgs/s (decoder + session, in "
         f"memory); {pty_throughput():,.0f} msgs/s through a pty into BoardLink.poll()"
     )
+    q = rules_latency(args.rules_events, args.rules_rate)
+    print(
+        f"board-to-rules over a clean pty: {q['n']} events at {args.rules_rate}/s, each "
+        f"interpreted, applied and journaled (fsync) by TableSession: applied {q['applied']}, "
+        f"journaled {q['journaled']}"
+    )
+    print(
+        f"  latency board->rules p50 {q['p50_ms']:.1f} ms  p99 {q['p99_ms']:.1f} ms  max "
+        f"{q['max_ms']:.1f} ms (board->host alone: p50 {q['host_p50_ms']:.1f} ms  p99 "
+        f"{q['host_p99_ms']:.1f} ms)"
+    )
     ok = (
         r["duplicated"] == 0
         and r["gaps"] >= r["reboots"]
         and r["lost"] == r["reported_lost"]
         and not r["timed_out"]
+        and q["n"] == q["applied"] == q["journaled"] == args.rules_events
     )
     print("result: " + ("OK" if ok else "FAILED"))
     return 0 if ok else 1

@@ -122,6 +122,20 @@ REFUSALS = [
     ),
     ("not an object", [1, 2], "object"),
     ("not JSON", "{players: ", "JSON"),
+    ("absurdly deep JSON", "[" * 100_000, "JSON"),
+    (
+        "on cycle of ids with line breaks, still one line",
+        {
+            "players": {"Ann": ["a\n1", "a2"]},
+            "dropper": "Ann",
+            "drop": 1,
+            "sticks": {
+                "a\n1": {"posture": "flat", "on": ["a2"]},
+                "a2": {"posture": "flat", "on": ["a\n1"]},
+            },
+        },
+        "cycle",
+    ),
 ]
 
 

@@ -414,6 +414,17 @@ def test_ruling_8_challenge_five_sticks_four_rounds_alternating_neutral_counter_
     assert game.state["winners"] == ["Ann"] and game.state["payouts"] == {"Ann": 316}
 
 
+def test_ruling_8_challenge_neutral_counter_counts_the_opening_drop_too():
+    game = new_game(("Ann", "Bo"), variant="challenge", counter="Ref")
+    assert game.state["stage"] == "opening" and game.state["counter"] == "Ref"
+    game.apply({"type": "drop", "style": "low"})
+    with pytest.raises(RuleError, match="Ref's to do"):
+        game.apply({"type": "layout", "player": "Ann", "sticks": layout(game)})
+    game.apply({"type": "layout", "player": "Ref", "sticks": layout(game)})  # a tie: redrop
+    game.apply({"type": "confirm", "player": "Ref"})
+    assert game.state["stage"] == "opening" and game.state["counter"] == "Ref"
+
+
 def test_ruling_8_house_dropper_fastfall():
     players = [f"P{i}" for i in range(10)]
     with pytest.raises(RuleError, match="3 to 10"):

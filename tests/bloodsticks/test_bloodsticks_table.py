@@ -56,6 +56,7 @@ def test_display_scores_turn_marks_pot_and_the_winner():
     game.apply({"type": "fall_out", "player": "Cy"})
     shown = game.rules.display(game.state)
     assert shown["turn"] == 0 and shown["mode"] == "play" and shown["pot"] == 2
+    assert shown["round"] == 1
     assert shown["marks"] == [0, MARK_COUNTER | MARK_TO_ANSWER, MARK_FELL_OUT]
     game.apply({"type": "match", "player": "Bo"})
     game.apply({"type": "drop", "style": "low"})
@@ -63,6 +64,7 @@ def test_display_scores_turn_marks_pot_and_the_winner():
     game.apply({"type": "confirm"})
     shown = game.rules.display(game.state)
     assert shown["scores"] == [2, 3, 0] and shown["turn"] == 1  # Bo drops next
+    assert shown["round"] == 2
     play_round(game)  # Bo's round: Ann counts; then Ann is next again: the end
     shown = game.rules.display(game.state)
     assert shown["mode"] == "over" and shown["win"] == [1] and shown["turn"] is None

@@ -1,7 +1,8 @@
 """The sampling path allocates nothing: App.step on the SimBoard under micropython.heap_lock().
 
-The sample stream holds an empty tower, a stick placed on it and a short seat-button press, so
-the locked steps cover the detector's event path and the button path, not just idle samples.
+The sample stream holds an empty tower, a stick placed on it, a short seat-button press and a
+few failed accelerometer reads, so the locked steps cover the detector's event path, the button
+path and the fault path, not just idle samples.
 """
 
 import json
@@ -68,9 +69,10 @@ def write_samples(path, n_empty=400, n_stick=300, press=range(500, 520)):
             if i >= n_empty:
                 cells = [z + s for z, s in zip(cells, stick_counts, strict=True)]
             if i == 450:
-                cells[2] = -(2**31)  # a missing reading
+                cells[2] = -(2**30)  # a missing reading
             buttons = 1 << 2 if i in press else 0
-            f.write(RECORD.pack(12 * i + 12, *cells, 3, -4, 998, buttons))
+            ax = -32768 if 300 <= i < 304 else 3  # the accelerometer fails, then recovers
+            f.write(RECORD.pack(12 * i + 12, *cells, ax, -4, 998, buttons))
         f.write(RECORD.pack(0xFFFFFFFF, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
@@ -89,3 +91,4 @@ def test_sampler_step_allocates_nothing(mp, tmp_path):
     sent = host.read_bytes().decode()
     assert '"k":"placed"' in sent  # detected while locked, sent once unlocked
     assert '"k":"button"' in sent and '"seat":2' in sent and '"long":false' in sent
+    assert sent.count('"k":"fault"') == 2 and '"what":"accel"' in sent

@@ -49,7 +49,7 @@ def test_sim_board_decodes_the_tower_pipe(mp, tmp_path):
     samples = tmp_path / "samples.bin"
     with samples.open("wb") as f:
         f.write((json.dumps(META) + "\n").encode())
-        f.write(RECORD.pack(12, 8388607, -8388608, -(2**31), 7, -1000, 2, 1001, 0b101))
+        f.write(RECORD.pack(12, 8388607, -8388608, -(2**30), 7, -1000, 2, 1001, 0b101))
         f.write(RECORD.pack(2**31 + 5, 1, 2, 3, 4, 32767, -32768, 0, 0xFF))
         f.write(RECORD.pack(0xFFFFFFFF, 0, 0, 0, 0, 0, 0, 0, 0))
         f.write(RECORD.pack(99, 0, 0, 0, 0, 0, 0, 0, 0))  # after the end: never read
@@ -66,7 +66,7 @@ def test_sim_board_decodes_the_tower_pipe(mp, tmp_path):
     assert res["config"]["counts_per_gram"] == META["counts_per_gram"]
     assert res["config"]["zero_counts"] is None
     assert res["samples"] == [
-        [12, [8388607, -8388608, -(2**31)], [-1000, 2, 1001], 0b101],  # MISSING stays MISSING
+        [12, [8388607, -8388608, -(2**30)], [-1000, 2, 1001], 0b101],  # MISSING stays MISSING
         [2**31 + 5, [1, 2, 3], [32767, -32768, 0], 0xFF],
     ]
     end, no_sample = res["codes"][1], res["codes"][0]

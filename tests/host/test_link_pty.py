@@ -41,6 +41,17 @@ def test_hello_and_events_in_order(board, link):
     assert [m["s"] for m in events(got)] == list(range(1, 41))
 
 
+def test_a_repeated_hello_is_not_delivered_again(board):
+    time.sleep(0.6)  # the board repeats its hello until acknowledged: several wait in the pty
+    link = BoardLink.open(board.path)
+    try:
+        got = collect(link, lambda g: False, timeout=0.6)
+    finally:
+        link.close()
+    assert link.hello["boot"] == "b0070001"
+    assert [m for m in got if m["k"] == "hello"] == []  # the daemon has it as link.hello
+
+
 def test_commands_acked_and_refused(board, link):
     ok = link.send("show", sc=[1, 2, 3], scale=11, turn=0, mode="play", win=[], mk=[0, 0, 0])
     bad = link.send("fail")

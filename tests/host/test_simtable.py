@@ -7,7 +7,16 @@ import pytest
 import serial
 
 from sticktable.paths import import_firmware
-from sticktable.sim.runner import FirmwareDied, SimTable
+from sticktable.sim.runner import (
+    ACCEL_FAILED,
+    ACCEL_STUCK,
+    RECORD,
+    FirmwareDied,
+    SimTable,
+    hang_at,
+    pack_sample,
+    sensor_fault,
+)
 from sticktable.sim.tower import Sample
 
 import_firmware()
@@ -237,3 +246,49 @@ def test_a_failing_sample_source_is_not_silent():
     with pytest.raises(ValueError, match="tower script bug"):
         table.close()
     assert table.samples_sent == 10
+
+
+def test_the_watchdog_resets_a_hung_firmware(host_for):
+    # A read that never returns at t=1200 ms: the firmware stops feeding its watchdog; the
+    # table kills it and starts it again on the same pty, and the samples go on.
+    with SimTable(hang_at(one_stick(), 1200), META, seats=4) as table:
+        host = host_for(table)
+        first = host.wait_for(lambda m: m["k"] == "hello")
+        again = host.wait_for(lambda m: m["k"] == "hello" and m["boot"] != first["boot"])
+        assert first["reset"] == "power-on" and again["reset"] == "watchdog"
+        assert table.resets == 1 and table.watchdog_s == 2.0
+        placed = host.wait_for(lambda m: m["k"] == "placed")
+        assert placed["t"] > 300 * 12 and placed.get("b", again["boot"]) == again["boot"]
+        assert table.samples_done.wait(TIMEOUT)
+        assert table.samples_sent == 600 and table.error is None  # the hung one counts too
+        assert table.alive and table.resets == 1
+    assert b"Traceback" not in host.raw
+
+
+def test_failure_markers_survive_packing():
+    samples = [Sample(12 * i, ZERO, -40000, 5, 1000) for i in range(1, 6)]
+    failing = list(sensor_fault(samples, 24, 48, cells=[3], accel=True))
+    records = [RECORD.unpack(pack_sample(s)) for s in failing]
+    assert [r[4] for r in records] == [ZERO[3], -(2**30), -(2**30), ZERO[3], ZERO[3]]
+    assert [r[5] for r in records] == [-32766, ACCEL_FAILED, ACCEL_FAILED, -32766, -32766]
+    stuck = RECORD.unpack(pack_sample(next(hang_at(samples, 0))))
+    assert stuck[5] == ACCEL_STUCK
+
+
+def test_the_rings_blink_a_fault_on_their_own(host_for):
+    # No `show` from the host: the board itself blinks amber while a cell is silent.
+    frames = []
+    samples = sensor_fault(one_stick(n_empty=250, n_stick=0), 300, 2700, cells=[0])
+    with SimTable(samples, META, seats=4, speed=1, on_frame=frames.append) as table:
+        host = host_for(table)
+        fault = host.wait_for(lambda m: m["k"] == "fault")
+        assert (fault["what"], fault["ok"]) == ("cells", False)
+        again = host.wait_for(lambda m: m["k"] == "fault")
+        assert (again["what"], again["ok"]) == ("cells", True)
+        assert table.samples_done.wait(TIMEOUT)
+        time.sleep(0.1)  # the redraw after the fault
+    idle = frames[0]
+    assert idle == bytes([idle[0]]) * len(idle) and idle[0] > 0  # dim white: no show yet
+    amber = [f for f in frames if f != idle and any(f)]
+    assert amber and all(f == f[:3] * (len(f) // 3) and f[1] > f[0] > 0 == f[2] for f in amber)
+    assert frames[-1] == idle  # back to what the host showed (nothing: idle)

@@ -131,6 +131,15 @@ REFUSALS = [
     ([HEADER, '{"placed": true}'], 2, "no turn has started"),
     ([HEADER, '{"turn": "Ann", "take": "bag"}', '{"turn": "Bo", "take": "bag"}'], 3, "holds a"),
     ([*STUCK, '{"fell": 1}', '{"turn": "Bo", "take": "bag"}'], 13, "the game is over"),
+    # Names may hold line breaks; the refusal still is one line (they are escaped).
+    (
+        [
+            '{"game": "stick-stack", "players": ["A\\nn", "B\\u2028o"]}',
+            '{"turn": "B\\u2028o", "take": "bag"}',
+        ],
+        2,
+        "'s turn, not B",
+    ),
 ]
 
 

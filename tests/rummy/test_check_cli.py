@@ -64,7 +64,7 @@ def test_invalid_lay_down_says_why_and_exits_0(capsys):
 def test_malformed_requests_are_refused_on_one_line(capsys, argv, words):
     code, out, err = run(capsys, *argv)
     assert code == 2 and not out
-    assert err.count("\n") == 1 and err.startswith("sticktable: ") and words in err
+    assert err.count("\n") == 1 and err.startswith("sticktable") and words in err
 
 
 def test_batch_answers_line_by_line(tmp_path, capsys):
@@ -89,6 +89,8 @@ def test_batch_answers_line_by_line(tmp_path, capsys):
         ("not json", "line 2: not JSON"),
         ('{"preset": "classic", "cards": []}', "line 2: a line must be"),
         ('{"preset": "classic", "stick": "2", "cards": []}', "line 2: the stick must be a number"),
+        ('{"preset": ["classic"], "stick": 2, "cards": []}', "line 2: unknown preset"),
+        ('{"preset": {}, "stick": 2, "cards": []}', "line 2: unknown preset"),
     ],
 )
 def test_batch_refusal_names_the_line(tmp_path, capsys, bad, words):
@@ -98,6 +100,26 @@ def test_batch_refusal_names_the_line(tmp_path, capsys, bad, words):
     )
     code, out, err = run(capsys, "--batch", str(batch))
     assert code == 2 and not out and err.count("\n") == 1 and words in err
+
+
+def test_batch_line_numbers_count_line_ends_only(tmp_path, capsys):
+    # U+2028 and U+0085 are legal inside a JSON string: they must not start a new line.
+    first = {"preset": "classic", "stick": 5, "cards": ["3C", "4C", "5C"], "note": "a\u2028b\x85c"}
+    batch = tmp_path / "batch.jsonl"
+    batch.write_bytes(
+        json.dumps(first, ensure_ascii=False).encode()
+        + b"\r\n\n"
+        + b'{"preset": "classic", "stick": 99, "cards": []}\n'
+    )
+    code, out, err = run(capsys, "--batch", str(batch))
+    assert code == 2 and not out and err.count("\n") == 1 and "line 3: " in err
+
+
+def test_batch_refuses_absurdly_deep_json_on_one_line(tmp_path, capsys):
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("[" * 100_000 + "\n")
+    code, out, err = run(capsys, "--batch", str(batch))
+    assert code == 2 and not out and err.count("\n") == 1 and "line 1: not JSON" in err
 
 
 def test_the_installed_command(tmp_path):
@@ -135,4 +157,5 @@ def test_the_installed_command(tmp_path):
         text=True,
         timeout=60,
     )
-    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    # An unreadable file is not a malformed request: exit 1, like `score` and `score-drop`.
+    assert done.returncode == 1 and done.stderr.count("\n") == 1

@@ -26,6 +26,11 @@ def test_ace_low_or_high_never_both_no_wrap():
     assert check("classic", 19, "10D JD QD KD AD QS KS AS")["ok"]  # ace high after a king
     wrap = check("classic", 19, "QD KD AD 2D 3D 4S 5S 6S")
     assert not wrap["ok"] and "round the corner" in wrap["why"]
+    # A new meld of 14 spades would need the ace low and high at once.
+    spades = [rank + "S" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+    both_aces = [*spades, "JS", "QS", "KS", "AS"]
+    assert solve([Part("run", 14)], both_aces) is None
+    assert solve([Part("run", 13)], both_aces[1:]) and solve([Part("run", 13)], both_aces[:-1])
 
 
 def test_two_is_natural_only_as_the_two_of_a_same_suit_run():
@@ -37,6 +42,9 @@ def test_two_is_natural_only_as_the_two_of_a_same_suit_run():
     # ... but a 2 of another suit, or a 2 in a set, is only a wild.
     assert not check_stick(get_stick("tries", 35), "2H JK JK".split(), True)["ok"]
     assert not check("tries", 8, "2C 2D 2H 2S JK JK 2C")["ok"]  # 1 set of 7: no natural
+    # An alternating run has no suit: its 2 is a wild too (tries 25, eight jokers and a 2).
+    assert not check("tries", 25, "2H " + "JK " * 8)["ok"]
+    assert check("tries", 25, "3S " + "JK " * 7 + "2H")["ok"]
     assert check("classic", 18, "2C 2D 2H 2S JK JK 2C")["ok"]  # classic needs none
 
 

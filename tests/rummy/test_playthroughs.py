@@ -123,3 +123,22 @@ def test_game_export_lines_use_the_hiding_export(played):
 
 def test_views_hide_other_hands_sticks_and_the_stock(played):
     check_hidden(played.state, random.Random(1))
+
+
+def test_export_drops_secrets_a_client_wrote_into_hidden_events():
+    # The rules ignore extra keys, so a client could log a drawn card or a stick's text in an
+    # event; another player's export must show only the public keys of those events.
+    from .helpers import give_sticks, new_game, rig_deal
+
+    game = new_game()
+    give_sticks(game, {"Ann": 1, "Bo": 2, "Cy": 3})
+    game.events[-1]["text"] = "One Run of Five & Three Jacks"  # Ann's stick, in words
+    rig_deal(game, {}, stock=["KS"])
+    game.events[-1]["hands"] = game.state["hands"]
+    game.apply({"type": "draw", "player": "Bo", "from": "stock", "card": "KS", "src": "key"})
+    for player in ("Ann", "Cy", None):
+        exported = views.export_log(game.header, game.events, player)
+        text = json.dumps(exported)
+        assert '"KS"' not in text and "hands" not in text and "Jacks" not in text
+        assert exported[-1] == {"type": "draw", "player": "Bo", "from": "stock", "src": "key"}
+    assert views.export_log(game.header, game.events, "Bo")[-1]["card"] == "KS"

@@ -110,3 +110,4 @@ def test_views_and_display_are_json_data_in_every_phase():
             json.dumps(views.view(state, player))
         shown = views.display(state)
         assert len(shown["scores"]) == len(state["players"]) and shown["scale"] == 7
+        assert shown["round"] == state["deal_no"]

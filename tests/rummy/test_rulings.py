@@ -51,6 +51,29 @@ def test_r1_player_counts_per_preset():
         new_game("classic", ["Solo"])
 
 
+@pytest.mark.parametrize(
+    ("house", "words"),
+    [
+        ({"hand_sise": 5}, "unknown header key 'hand_sise'"),
+        ({"tries": "3"}, '"tries" must be'),
+        ({"tries": -1}, '"tries" must be'),
+        ({"win": "first"}, '"win" must be'),
+        ({"discard_limit": "never"}, '"discard_limit" must be'),
+        ({"natural_per_meld": []}, '"natural_per_meld" must be'),
+        ({"decks": 0}, '"decks" must be'),
+        ({"hand_size": True}, '"hand_size" must be'),
+        ({"preset": ["tries"]}, "unknown preset"),
+    ],
+)
+def test_house_settings_are_checked_when_the_game_starts(house, words):
+    # A typo or a bad value is refused at once, not a crash in the middle of a deal.
+    header = {"game": "sticks", "players": ["Ann", "Bo"], "preset": "tries", **house}
+    with pytest.raises(RuleError, match=words):
+        Game(header)
+    typed = {"game": "sticks", "players": ["Ann", "Bo"], "natural_per_meld": "no", "tries": 2}
+    assert Game(typed).state["settings"]["natural_per_meld"] is False  # `--house` words
+
+
 # ---- ruling 2: exact sizes at lay-down, more afterwards; natural per meld in "tries" -------
 
 
@@ -370,7 +393,9 @@ def referee_deal(game, lay=(), out=None, sticks=None):
         act(game, head, "stick", stick=number)
     game.apply({"type": "deal"})
     waiting = list(lay)
-    while game.state["phase"] == "play":
+    for _ in range(100):  # bounded: a deal that never ends must fail the test, not hang it
+        if game.state["phase"] != "play":
+            return
         player = rules_game.turn_player(game.state)
         if player in waiting:
             stick = get_stick(game.state["settings"]["preset"], game.state["stick"][player])
@@ -382,6 +407,7 @@ def referee_deal(game, lay=(), out=None, sticks=None):
             act(game, player, "out")
         else:
             act(game, player, "done")
+    raise AssertionError("the deal did not end")
 
 
 def _plain_stick(state):
@@ -508,6 +534,7 @@ def test_referee_button_ends_the_turn_and_lay_downs_are_checked():
     rules = game.rules
     assert rules.interpret(game.state, {"k": "button", "seat": 2, "long": False}) == []
     assert rules.interpret(game.state, {"k": "fell", "n": 1}) == []
+    assert rules.interpret(game.state, None) == [] and rules.interpret(game.state, []) == []
     events = rules.interpret(game.state, {"k": "button", "seat": 1, "long": False})
     assert events == [{"type": "done", "player": "Bo"}]
     game.apply(events[0])

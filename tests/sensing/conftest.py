@@ -11,10 +11,10 @@ def trace_file(tmp_path_factory):
     """Write a scenario's trace once; returns (path, Scenario)."""
     made = {}
 
-    def make(name: str, seed: int = 1):
-        key = (name, seed)
+    def make(name: str, seed: int = 1, **physics):
+        key = (name, seed, tuple(sorted(physics.items())))
         if key not in made:
-            sc = scenario(name, seed=seed)
+            sc = scenario(name, seed=seed, **physics)
             path = tmp_path_factory.mktemp("traces") / f"{name}-{seed}.csv"
             write_trace(path, sc.meta, sc.samples)
             made[key] = (path, sc)

@@ -39,6 +39,16 @@ def test_same_events_under_micropython_and_cpython_without_allocating(mp, trace_
     assert got == expected
 
 
+def test_same_events_on_a_three_cell_board_with_heavy_sticks(mp, trace_file):
+    path, _ = trace_file("burst", 4, cells=3, stick_g=12.0)
+    meta, samples = read_trace(path)
+    assert meta["cells"] == 3
+    expected = run_detector(meta, samples)
+    assert any(e["kind"] == "fell" for e in expected)
+    got, _ = micropython_events(mp, path, "--lock")
+    assert got == expected
+
+
 def test_heap_lock_really_catches_an_allocation(mp, tmp_path):
     script = tmp_path / "alloc.py"
     script.write_text(

@@ -5,6 +5,7 @@ import pytest
 from sticktable.sim.detection import make_detector, run_detector
 from sticktable.sim.evaluate import evaluate
 from sticktable.sim.scenarios import scenario
+from sticktable.sim.tower import Sample
 
 
 def detect(name, seed=1, clean=False):
@@ -40,7 +41,16 @@ def test_each_stick_is_weighed_as_it_is_placed():
 
 
 @pytest.mark.parametrize(
-    "name", ["single-falls", "burst", "big-burst", "cascade", "fall-after-place", "knock-off"]
+    "name",
+    [
+        "single-falls",
+        "burst",
+        "big-burst",
+        "cascade",
+        "fall-after-place",
+        "fall-at-once",
+        "knock-off",
+    ],
 )
 def test_fallen_sticks_are_counted_per_turn(name):
     _, found, tally = detect(name, seed=1)
@@ -93,3 +103,15 @@ def test_without_zero_counts_the_detector_still_works():
     tally = evaluate(sc.truth, run_detector(meta, sc.samples))
     assert tally.placed_found == tally.placed_truth
     assert tally.fall_turns_exact == tally.turns_with_falls
+
+
+def test_board_ticks_wrapping_at_2_pow_30_change_nothing():
+    sc = scenario("knock-off", seed=2)
+    shift = (1 << 30) - 12_000  # the wrap falls in the middle of the play
+    wrapped = [Sample((s.t_ms + shift) & 0x3FFFFFFF, s.cells, s.ax, s.ay, s.az) for s in sc.samples]
+    plain = run_detector(sc.meta, sc.samples)
+    moved = run_detector(sc.meta, wrapped)
+    assert [(e["kind"], e.get("count")) for e in moved] == [
+        (e["kind"], e.get("count")) for e in plain
+    ]
+    assert any(e["t_ms"] < 20_000 for e in moved) and any(e["t_ms"] > shift for e in moved)

@@ -79,7 +79,7 @@ def run_score_drop(args) -> int:
         raise InputRefused(f"{args.drop}: not UTF-8 text") from None
     try:
         doc = json.loads(text)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:  # RecursionError: absurdly deep nesting
         raise InputRefused(f"{args.drop}: not JSON ({err})") from None
     rules = DropRules(args.henki_scope, args.dead_sticks_cancel == "yes")
     try:

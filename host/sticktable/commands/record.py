@@ -1,4 +1,6 @@
-"""`sticktable record [--port P] OUT.csv`: a board streams raw samples into a sensor trace."""
+"""`sticktable record [--port P] [--meta CAL.json] OUT.csv`: a board streams raw samples into a
+sensor trace. The trace's meta (the calibration) comes from --meta, else from the board's own
+stored calibration (its `cal` event, asked for with `calq`: firmware/PROTOCOL.md)."""
 
 import json
 import time
@@ -19,9 +21,8 @@ def register(subparsers) -> None:
     parser.add_argument("--port", help="serial port (default: find the board by its USB id)")
     parser.add_argument(
         "--meta",
-        required=True,
         help="JSON file with the board's calibration: counts_per_gram, cell_xy_mm, stick_g "
-        "(and optionally zero_counts, sticks)",
+        "(and optionally zero_counts, sticks); default: the calibration the board uses",
     )
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
     parser.add_argument("--hello-timeout", type=float, default=3.0, help="seconds to wait")
@@ -29,11 +30,13 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    meta = _load_meta(args.meta)
+    meta = _load_meta(args.meta) if args.meta else None
     from sticktable.link import BoardLink
 
     link = BoardLink.open(args.port, hello_timeout=args.hello_timeout)
     try:
+        if meta is None:
+            meta = _board_meta(link)
         cells = link.hello.get("cells") if link.hello else None
         if isinstance(cells, int) and cells != meta["cells"]:
             raise UserError(f"the board has {cells} cells, the meta {meta['cells']}")
@@ -59,6 +62,21 @@ def _load_meta(path: str) -> dict:
         raise UserError(f"cannot read {path}: {err.strerror}") from None
     except ValueError:
         raise InputRefused(f"{path}: not valid JSON") from None
+    return _complete(meta, f"{path}: ")
+
+
+def _board_meta(link) -> dict:
+    """The trace meta from the calibration the board reports."""
+    from sticktable.calibration import query
+
+    cal = query(link)
+    meta = {key: cal.get(key) for key in ("counts_per_gram", "cell_xy_mm", "stick_g")}
+    if cal.get("zero_counts") is not None:
+        meta["zero_counts"] = cal["zero_counts"]
+    return _complete(meta, "the board's calibration: ")
+
+
+def _complete(meta, where: str) -> dict:
     if isinstance(meta, dict):
         meta = dict(meta)
         if "counts_per_gram" in meta and "cells" not in meta:
@@ -67,7 +85,7 @@ def _load_meta(path: str) -> dict:
             )
         meta.setdefault("sticks", 36)
         meta.setdefault("accel", "base-mg")
-    return check_meta(meta, where=f"{path}: ")
+    return check_meta(meta, where=where)
 
 
 def _stream(link, cells: int, seconds: float | None, stats: dict):

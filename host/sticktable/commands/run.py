@@ -144,6 +144,7 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
             for line in keys.lines():
                 session.on_key(line)
         if sim is not None:
+            sim.check()  # the firmware died: say why at once
             rings.update(sim.leds)
             if sim.samples_done.is_set():
                 drained_at = drained_at or time.monotonic()

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 
-from sticktable.errors import InputRefused
+from sticktable.errors import InputRefused, UserError
 from sticktable.games.rummy.check import RequestError, check_request
-
-
-def _one_line_error(parser, message):
-    # Spec: a malformed request is one stderr line and exit 2, not argparse's usage block.
-    print(f"sticktable: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def register(subparsers) -> None:
@@ -32,9 +25,7 @@ def register(subparsers) -> None:
         help='JSON lines {"preset": ..., "stick": N, "cards": [...]} ("-": stdin)',
     )
     check.add_argument("cards", nargs="*", metavar="CARD", help="e.g. 10H AS 2C JK")
-    check.set_defaults(func=run)
-    for p in (parser, check):
-        p.error = types.MethodType(_one_line_error, p)
+    check.set_defaults(func=run)  # argument errors: one line, exit 2 (the CLI's parser class)
 
 
 def run(args) -> int:
@@ -52,25 +43,37 @@ def run(args) -> int:
     return 0
 
 
-def _batch(path: str) -> int:
+def _read_lines(path: str) -> list[bytes]:
+    """The file's lines as the spec counts them: split at line ends only (str.splitlines
+    would also split inside a JSON string at U+2028 or U+0085 and shift the line numbers)."""
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputRefused(f"cannot read {path}: {err}") from None
+        if path == "-":
+            return sys.stdin.buffer.read().splitlines()
+        with open(path, "rb") as file:
+            return file.read().splitlines()
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror}") from None
+
+
+def _request(line: bytes) -> dict:
+    """One batch line's answer; RequestError saying why the line is malformed."""
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError) as err:  # RecursionError: absurdly deep nesting
+        raise RequestError(f"not JSON ({getattr(err, 'msg', 'unreadable')})") from None
+    if not isinstance(request, dict) or not {"preset", "stick", "cards"} <= set(request):
+        raise RequestError('a line must be {"preset": ..., "stick": N, "cards": [...]}')
+    return check_request(request["preset"], request["stick"], request["cards"])
+
+
+def _batch(path: str) -> int:
     results = []
     # Every line is checked before anything is printed: a refused batch prints no results.
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(_read_lines(path), 1):
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-            if not isinstance(request, dict) or not {"preset", "stick", "cards"} <= set(request):
-                raise RequestError('a line must be {"preset": ..., "stick": N, "cards": [...]}')
-            results.append(
-                check_request(request.get("preset"), request.get("stick"), request.get("cards"))
-            )
-        except json.JSONDecodeError as err:
-            raise InputRefused(f"{path} line {number}: not JSON ({err.msg})") from None
+            results.append(_request(line))
         except RequestError as err:
             raise InputRefused(f"{path} line {number}: {err}") from None
     for result in results:

@@ -19,6 +19,8 @@ _FLAGS = ("placed", "unplaceable", "topple", "touch")
 
 
 def _refuse(number: int, what: str) -> InputRefused:
+    # The spec's refusal is one stderr line: escape line breaks a player's name may hold.
+    what = "".join(c if c.isprintable() else repr(c)[1:-1] for c in what)
     return InputRefused(f"line {number}: {what}")
 
 

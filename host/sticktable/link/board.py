@@ -88,8 +88,12 @@ class BoardLink:
                 )
             seen += self._pump(min(left, 0.05), self._backlog)
             self._backlog.extend(self.session.tick())
-        # The hello itself is `self.hello`; what came after it waits for the first poll().
-        self._backlog = [m for m in self._backlog if m is not self.session.hello]
+        # The hello itself is `self.hello` (the latest copy, when the board repeated it); what
+        # came after it waits for the first poll().
+        boot = self.session.boot
+        self._backlog = [
+            m for m in self._backlog if not (m.get("k") == "hello" and m.get("boot") == boot)
+        ]
         for warning in self.session.warnings:
             log.warning("%s", warning)
         return self.session.hello

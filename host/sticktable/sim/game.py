@@ -148,7 +148,7 @@ class SimGame:
         rng = self.rng
         heavy = rng.random() < 0.25
         tower_count = len(self.tower.sticks_on)
-        fall_after = rng.uniform(60, 350) if rng.random() < 0.04 * self.lively else None
+        fall_after = rng.uniform(40, 350) if rng.random() < 0.04 * self.lively else None
         self.tower.place(stick, heavy=heavy, fall_after_ms=fall_after)
         self._settle()
         self._hand = None

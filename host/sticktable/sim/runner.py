@@ -7,7 +7,19 @@ board <-> virtual tower"; the firmware end is firmware/tablefw/board_sim.py):
 - tower -> firmware: one JSON line (the sensor-trace meta), then one `<I4i3hB` record per sample
   (t_ms, four cells with MISSING for none, ax, ay, az in milli-g, buttons), then t_ms 0xFFFFFFFF;
 - firmware -> tower: b"A" after each processed sample, b"L" + u16le length + GRB bytes whenever
-  the LED frame changes.
+  the LED frame changes, b"W" + u16le timeout_ms at each watchdog feed.
+
+Failing hardware is part of the samples (firmware/tablefw/board_sim.py acts on it): a cell that
+stops answering is None (MISSING) in sample after sample, and `ax` may be ACCEL_FAILED (the
+accelerometer did not answer: an I2C error) or ACCEL_STUCK (the read never returns, as on a
+stuck I2C bus: the firmware hangs). `sensor_fault()` and `hang_at()` put them into a sample
+stream.
+
+The watchdog: SimTable plays the RP2040's watchdog peripheral. The firmware's first feed starts
+it; when no feed comes for the timeout it announces (real time), SimTable kills the firmware and
+starts it again on the same pty (its unread host bytes are gone, as in a reset) with
+`--reset watchdog`: a new boot id, the meta line again, then the samples go on (the sample being
+processed when it hung is lost). `.resets` counts these resets.
 
 A feeder thread sends a sample only once the previous one is acknowledged (lockstep), so with
 `speed=0` simulated time runs as fast as the firmware can go; `speed=s` paces it at s x real time.
@@ -19,6 +31,7 @@ time). A reader thread keeps the latest LED frame in `.leds`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -26,10 +39,11 @@ import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from sticktable.errors import UserError
@@ -37,10 +51,14 @@ from sticktable.paths import FIRMWARE_DIR
 
 RECORD = struct.Struct("<I4i3hB")
 RECORD_CELLS = 4
-MISSING = -(2**31)
+MISSING = -(2**30)  # tablefw.detect.MISSING
 END_T = 0xFFFFFFFF
+ACCEL_FAILED = -32768  # ax of a record: the accelerometer read failed (an I2C error)
+ACCEL_STUCK = -32767  # ax of a record: the accelerometer read never returns (a stuck I2C bus)
+ACCEL_MIN = -32766  # real readings are clamped above the two markers
 ACK = ord("A")
 LED = ord("L")
+FEED = ord("W")
 STDERR_TAIL = 300  # characters of the firmware's last stderr line quoted in an error
 
 
@@ -65,10 +83,11 @@ def pack_sample(sample) -> bytes:
     """One tower -> firmware record for a tower `Sample` (None cells become MISSING)."""
     cells = [MISSING if c is None else int(c) for c in sample.cells][:RECORD_CELLS]
     cells += [MISSING] * (RECORD_CELLS - len(cells))
+    ax = sample.ax if sample.ax in (ACCEL_FAILED, ACCEL_STUCK) else _mg(sample.ax)
     return RECORD.pack(
         int(sample.t_ms),
         *cells,
-        _mg(sample.ax),
+        ax,
         _mg(sample.ay),
         _mg(sample.az),
         int(sample.buttons) & 0xFF,
@@ -76,7 +95,36 @@ def pack_sample(sample) -> bytes:
 
 
 def _mg(value) -> int:
-    return max(-32768, min(32767, int(value)))
+    return max(ACCEL_MIN, min(32767, int(value)))
+
+
+def sensor_fault(
+    samples: Iterable, start_ms: int, end_ms: int, cells: Iterable[int] = (), accel: bool = False
+) -> Iterator:
+    """`samples` with a failure from start_ms until before end_ms: the given cells give no
+    reading, and/or every accelerometer read fails."""
+    dead = set(cells)
+    for sample in samples:
+        if start_ms <= sample.t_ms < end_ms:
+            changes: dict = {}
+            if dead:
+                changes["cells"] = tuple(
+                    None if i in dead else c for i, c in enumerate(sample.cells)
+                )
+            if accel:
+                changes["ax"] = ACCEL_FAILED
+            sample = dataclasses.replace(sample, **changes)
+        yield sample
+
+
+def hang_at(samples: Iterable, t_ms: int) -> Iterator:
+    """`samples` where the first accelerometer read at or after t_ms never returns."""
+    hung = False
+    for sample in samples:
+        if not hung and sample.t_ms >= t_ms:
+            hung = True
+            sample = dataclasses.replace(sample, ax=ACCEL_STUCK)
+        yield sample
 
 
 class SimTable:
@@ -84,7 +132,9 @@ class SimTable:
 
     Attributes: `port` (pty path), `leds` (latest GRB frame, bytes, or None before the first),
     `frames` (LED frames seen), `samples_sent`, `samples_done` (threading.Event: all samples
-    were processed, or the run stopped), `error` (what stopped the run early, or None).
+    were processed, or the run stopped), `error` (what stopped the run early, or None),
+    `resets` (watchdog resets so far), `watchdog_s` (the timeout the firmware set, None before
+    its first feed or with `watchdog=False`).
     """
 
     def __init__(
@@ -98,9 +148,12 @@ class SimTable:
         on_frame: Callable[[bytes], None] | None = None,
         extra_path: Iterable[Path] = (),
         paced_by_host: bool = True,
+        watchdog: bool = True,
     ):
         self._source = iter(sample_source)
         self._meta = dict(meta)
+        if seats is not None:
+            self._meta.setdefault("seats", seats)
         self.speed = speed
         self._micropython = micropython or find_micropython()
         self._heap = heap
@@ -108,20 +161,27 @@ class SimTable:
         self._on_frame = on_frame
         self._extra_path = [str(p) for p in extra_path]
         self._paced = paced_by_host
+        self._watchdog = watchdog
         self.port: str | None = None
         self.leds: bytes | None = None
         self.frames = 0
         self.samples_sent = 0
         self.samples_done = threading.Event()
         self.error: Exception | None = None
+        self.resets = 0
+        self.watchdog_s: float | None = None
+        self._fed_at: float | None = None  # last watchdog feed (monotonic), None: not started
         self._acks = threading.Semaphore(0)
         self._stop = threading.Event()
+        # Held while the firmware process is replaced: writes to it and checks on it wait.
+        self._lock = threading.RLock()
+        self._generation = 0  # +1 per firmware start; threads of an older one stand down
         self._proc: subprocess.Popen | None = None
         self._threads: list[threading.Thread] = []
         self._stderr = tempfile.TemporaryFile()
+        self._master: int | None = None
         self._slave: int | None = None
         self._samples_w: int | None = None
-        self._frames_r: int | None = None
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -135,10 +195,23 @@ class SimTable:
     def start(self) -> None:
         master, slave = os.openpty()
         tty.setraw(slave)  # before the firmware writes: no echo, no newline translation
+        self._master = master  # kept: a restarted firmware gets the same pty
         self._slave = slave  # held open so the firmware never sees a hang-up between opens
         self.port = os.ttyname(slave)
-        samples_r, self._samples_w = os.pipe()
-        self._frames_r, frames_w = os.pipe()
+        with self._lock:
+            self._spawn("power-on")
+        for target in (self._feed, self._guard):
+            self._thread(target)
+
+    def _thread(self, target, *args) -> None:
+        thread = threading.Thread(target=target, args=args, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _spawn(self, reset: str) -> None:
+        """Start the firmware (call with the lock held): fresh pipes, the meta line sent."""
+        samples_r, samples_w = os.pipe()
+        frames_r, frames_w = os.pipe()
         cmd = [
             self._micropython,
             "-X",
@@ -148,6 +221,8 @@ class SimTable:
             str(samples_r),
             "--frames-fd",
             str(frames_w),
+            "--reset",
+            reset,
         ]
         if self._seats is not None:
             cmd += ["--seats", str(self._seats)]
@@ -158,45 +233,62 @@ class SimTable:
         try:
             self._proc = subprocess.Popen(
                 cmd,
-                stdin=master,
-                stdout=master,
+                stdin=self._master,
+                stdout=self._master,
                 stderr=self._stderr,
                 env=env,
                 pass_fds=(samples_r, frames_w),
                 close_fds=True,
             )
-        finally:
-            for fd in (master, samples_r, frames_w):
+        except BaseException:
+            for fd in (samples_w, frames_r):
                 os.close(fd)
-        for target in (self._feed, self._read_frames):
-            thread = threading.Thread(target=target, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+            raise
+        finally:
+            for fd in (samples_r, frames_w):
+                os.close(fd)
+        self._samples_w = samples_w
+        self._generation += 1
+        self._fed_at = None  # the new firmware starts its watchdog with its first feed
+        self._acks = threading.Semaphore(0)
+        self._thread(self._read_frames, frames_r, self._generation)
+        self._write((json.dumps(self._meta) + "\n").encode())
+
+    def _watchdog_reset(self) -> None:
+        """What the RP2040's watchdog does to a board that stopped feeding it."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._proc.kill()
+            self._proc.wait()
+            os.close(self._samples_w)
+            self._samples_w = None
+            termios.tcflush(self._master, termios.TCIFLUSH)  # host bytes it never read
+            self.resets += 1
+            self._spawn("watchdog")
 
     def close(self) -> None:
         """Stop the firmware and the threads; raises what stopped the run early, if anything
         (FirmwareDied with the firmware's stderr, or the sample source's own exception)."""
-        if self._stop.is_set():
-            return  # closed already
-        self._stop.set()
-        died = self._proc is not None and self._proc.poll() is not None
-        if self._proc is not None and not died:
-            self._proc.terminate()
-            try:
-                self._proc.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-        for name in ("_samples_w", "_slave"):
-            fd = getattr(self, name)
-            if fd is not None:
-                setattr(self, name, None)
-                os.close(fd)
+        with self._lock:
+            if self._stop.is_set():
+                return  # closed already
+            self._stop.set()
+            died = self._proc is not None and self._proc.poll() is not None
+            if self._proc is not None and not died:
+                self._proc.terminate()
+                try:
+                    self._proc.wait(timeout=3)
+                except subprocess.TimeoutExpired:
+                    self._proc.kill()
+                    self._proc.wait()
+            for name in ("_samples_w", "_slave", "_master"):
+                fd = getattr(self, name)
+                if fd is not None:
+                    setattr(self, name, None)
+                    os.close(fd)
         for thread in self._threads:
             thread.join(timeout=3)
-        if self._frames_r is not None:
-            os.close(self._frames_r)
-            self._frames_r = None
         self.samples_done.set()
         if died and self._proc.returncode != 0 and self.error is None:
             self.error = self._died()
@@ -215,8 +307,10 @@ class SimTable:
 
     def check(self) -> None:
         """Raise FirmwareDied if the firmware has stopped on its own."""
-        if self._proc is not None and self._proc.poll() is not None and not self._stop.is_set():
-            self.error = self.error or self._died()
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is not None:
+                if not self._stop.is_set():
+                    self.error = self.error or self._died()
         if isinstance(self.error, FirmwareDied):
             raise self.error
 
@@ -235,12 +329,8 @@ class SimTable:
     # -- threads ------------------------------------------------------------------------------
 
     def _feed(self) -> None:
-        """Send the meta line, then the samples in lockstep with the firmware's acks."""
+        """Send the samples in lockstep with the firmware's acks (the meta line is _spawn's)."""
         try:
-            meta = dict(self._meta)
-            if self._seats is not None:
-                meta.setdefault("seats", self._seats)
-            self._write((json.dumps(meta) + "\n").encode())
             start = time.monotonic()
             first_t = None
             for sample in self._source:
@@ -252,11 +342,14 @@ class SimTable:
                     delay = due - time.monotonic()
                     if delay > 0:
                         time.sleep(delay)
-                self._write(pack_sample(sample))
-                if not self._wait_ack():
+                with self._lock:
+                    generation = self._generation
+                    self._write(pack_sample(sample))
+                if not self._wait_ack(generation):
                     return
                 self.samples_sent += 1
-            self._write(RECORD.pack(END_T, *([MISSING] * RECORD_CELLS), 0, 0, 0, 0))
+            with self._lock:
+                self._write(RECORD.pack(END_T, *([MISSING] * RECORD_CELLS), 0, 0, 0, 0))
         except OSError as e:  # the firmware closed its end: it died, or we are closing
             if not self._stop.is_set():
                 self.error = self._died() if self._proc.poll() is not None else e
@@ -271,44 +364,65 @@ class SimTable:
             raise OSError("the simulated table is closed")
         os.write(fd, data)
 
-    def _wait_ack(self) -> bool:
-        while not self._acks.acquire(timeout=0.2):
-            if self._stop.is_set():
-                return False
-            if self._proc.poll() is not None:
-                self.error = self._died()
-                return False
+    def _wait_ack(self, generation: int) -> bool:
+        """True once the sample is processed, or lost in a watchdog reset; False to stop."""
+        while not self._acks.acquire(timeout=0.1):
+            with self._lock:
+                if self._stop.is_set():
+                    return False
+                if self._generation != generation:
+                    return True  # the firmware was reset while it had this sample
+                if self._proc.poll() is not None:
+                    self.error = self._died()
+                    return False
         return True
 
-    def _read_frames(self) -> None:
-        """Split the firmware's output pipe into acks and LED frames."""
+    def _guard(self) -> None:
+        """The watchdog peripheral: a firmware that stopped feeding it is reset."""
+        while not self._stop.wait(0.02):
+            fed_at, timeout = self._fed_at, self.watchdog_s
+            if fed_at is not None and timeout and time.monotonic() - fed_at > timeout:
+                self._watchdog_reset()
+
+    def _read_frames(self, fd: int, generation: int) -> None:
+        """Split one firmware run's output pipe into acks, watchdog feeds and LED frames."""
         buf = b""
-        while True:
-            try:
-                chunk = os.read(self._frames_r, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return  # the firmware exited
-            buf += chunk
-            while buf:
-                if buf[0] == ACK:
-                    self._acks.release()
-                    buf = buf[1:]
-                elif buf[0] == LED:
-                    if len(buf) < 3:
-                        break
-                    size = buf[1] | buf[2] << 8
-                    if len(buf) < 3 + size:
-                        break
-                    frame = bytes(buf[3 : 3 + size])
-                    buf = buf[3 + size :]
-                    self.leds = frame
-                    self.frames += 1
-                    if self._on_frame is not None:
-                        self._on_frame(frame)
-                else:
-                    self.error = FirmwareDied(
-                        f"the simulated board sent byte {buf[0]:#04x} on the tower pipe"
-                    )
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
                     return
+                if not chunk or self._generation != generation:
+                    return  # the firmware exited (or was reset: this run's leftovers are moot)
+                buf += chunk
+                while buf:
+                    kind = buf[0]
+                    if kind == ACK:
+                        self._acks.release()
+                        buf = buf[1:]
+                    elif kind in (LED, FEED):
+                        if len(buf) < 3:
+                            break
+                        size = buf[1] | buf[2] << 8
+                        if kind == FEED:
+                            buf = buf[3:]
+                            if self._watchdog:
+                                self.watchdog_s = size / 1000.0
+                                self._fed_at = time.monotonic()
+                            continue
+                        if len(buf) < 3 + size:
+                            break
+                        frame = bytes(buf[3 : 3 + size])
+                        buf = buf[3 + size :]
+                        self.leds = frame
+                        self.frames += 1
+                        if self._on_frame is not None:
+                            self._on_frame(frame)
+                    else:
+                        self.error = FirmwareDied(
+                            f"the simulated board sent byte {kind:#04x} on the tower pipe"
+                        )
+                        return
+        finally:
+            os.close(fd)

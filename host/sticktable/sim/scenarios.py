@@ -22,8 +22,8 @@ class Scenario:
 
 
 class _Script:
-    def __init__(self, seed: int, clean: bool = False):
-        self.tower = VirtualTower.create(seed, clean=clean)
+    def __init__(self, seed: int, clean: bool = False, **physics):
+        self.tower = VirtualTower.create(seed, clean=clean, **physics)
         self.rng = random.Random(seed + 101)
         g = self.tower.board.stick_g
         self.bag = [Stick(i, round(g * self.rng.uniform(0.95, 1.05), 3)) for i in range(36)]
@@ -71,7 +71,13 @@ def _heavy(s):
 def _fall_after_place(s):
     s.build(4)
     for _ in range(4):
-        s.place(fall_after=s.rng.uniform(60, 350))
+        s.place(fall_after=s.rng.uniform(40, 350))
+
+
+def _fall_at_once(s):
+    s.build(4)
+    for _ in range(6):
+        s.place(fall_after=s.rng.uniform(40, 120))  # let go, and off it goes
 
 
 def _single_falls(s):
@@ -204,6 +210,7 @@ SCENARIOS = {
     "gentle": _gentle,
     "heavy": _heavy,
     "fall-after-place": _fall_after_place,
+    "fall-at-once": _fall_at_once,
     "single-falls": _single_falls,
     "burst": _burst,
     "big-burst": _big_burst,
@@ -234,10 +241,11 @@ BOARD_QUIRKS = {
 }
 
 
-def scenario(name: str, seed: int = 1, clean: bool = False) -> Scenario:
-    """The labelled trace of scenario `name` (KeyError if there is none)."""
+def scenario(name: str, seed: int = 1, clean: bool = False, **physics) -> Scenario:
+    """The labelled trace of scenario `name` (KeyError if there is none); `physics` may set
+    the board's stick_g, cells and noise_scale."""
     script = SCENARIOS[name]
-    s = _Script(seed, clean=clean)
+    s = _Script(seed, clean=clean, **physics)
     if name in BOARD_QUIRKS:
         BOARD_QUIRKS[name](s.tower.board, s.rng)
     s.run(2500)

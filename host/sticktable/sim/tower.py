@@ -393,6 +393,7 @@ class Fall(Effect):
         offsets = sorted([0.0] + [rng.uniform(0, spread_ms) for _ in sticks[1:]])
         self.leave = [(start + o, s) for o, s in zip(offsets, sticks, strict=True)]
         self.leaving: list[tuple[float, Stick]] = []  # (t_left, stick) sliding off now
+        self.slide_ms = rng.uniform(10.0, 60.0)  # how long a stick's weight takes to leave
         self.landings: list[float] = []
         self.label = label
         self.first = None
@@ -401,8 +402,8 @@ class Fall(Effect):
 
     def loads(self, tower, t):
         out = []
-        for t_left, s in self.leaving:  # the last ~15 ms of a stick's slide off the edge
-            k = max(0.0, 1.0 - (t - t_left) / 15.0)
+        for t_left, s in self.leaving:  # the last moments of a stick's slide off the edge
+            k = max(0.0, 1.0 - (t - t_left) / self.slide_ms)
             if k > 0:
                 out.append((s.mass_g * k, s.x * 1.3, s.y * 1.3))
         return out
@@ -427,7 +428,7 @@ class Fall(Effect):
                 self.count += 1
                 if self.first is None:
                     self.first = t_left
-        self.leaving = [(tl, s) for tl, s in self.leaving if t - tl < 15.0]
+        self.leaving = [(tl, s) for tl, s in self.leaving if t - tl < self.slide_ms]
         if not self.leave and not self.leaving and all(t - tl > 120 for tl in self.landings):
             self.done = True
             if self.label and self.count:

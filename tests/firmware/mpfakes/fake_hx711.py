@@ -1,11 +1,16 @@
 # Pin-level fakes of HX711 chips on one shared clock, for driver tests under MicroPython.
 #
-# Behaves like the datasheet: conversions complete every period (80/s); DOUT is high while
-# converting and falls when data is ready; each SCK rising edge shifts out the next bit, MSB
-# first, 24-bit two's complement; the 25th pulse pulls DOUT high (26/27 pulses select other
-# gains); SCK high for more than 60 us powers the chip down, and after SCK falls again it needs
-# 4 conversion periods to settle. Time is a fake microsecond clock: every pin access takes 1 us
-# and tests move it on with clock.advance().
+# Behaves like the datasheet: a conversion completes every period (12.5 ms: 80/s); DOUT is high
+# while converting and falls when data is ready; each SCK rising edge shifts out the next bit,
+# MSB first, 24-bit two's complement; the 25th pulse pulls DOUT high. The pulse count of a read
+# selects the input of the conversions after it (25 = channel A gain 128, 26 = channel B gain
+# 32, 27 = channel A gain 64); after such a change the next 4 conversions are not settled
+# (GARBAGE). SCK high for more than 60 us powers the chip down (DOUT high, no conversions); when
+# SCK falls again it restarts at channel A gain 128 and its first 4 conversions (~50 ms) are
+# GARBAGE too. A `dead` chip never pulls DOUT low. Time is a fake microsecond clock: every pin
+# access takes 1 us and tests move it on with clock.advance().
+
+GARBAGE = 0x2AAAAA  # what an unsettled conversion gives here: a plausible-looking wrong value
 
 
 class Clock:
@@ -15,14 +20,20 @@ class Clock:
     def advance(self, us):
         self.us += us
 
+    def ms(self):
+        return self.us // 1000
+
 
 class FakeHX711:
-    def __init__(self, clock, values, period_us=12500, phase_us=0):
+    def __init__(self, clock, values, period_us=12500, phase_us=0, b_values=None):
         self.clock = clock
-        self.values = values  # conversion k reads values[k % len(values)]
+        self.values = values  # channel A conversion k reads values[k % len(values)]
+        self.b_values = b_values or [v >> 2 for v in values]  # channel B (its own input)
         self.period = period_us
-        self.phase = phase_us
-        self.settle_until = 0  # after a power-down: no data before this time
+        self.start = phase_us  # conversions complete at start + (k + 1) * period
+        self.garbage_until = 0  # conversions completing up to this time are not settled
+        self.mode = 25  # pulses of the last read: the input of the next conversions
+        self.dead = False
         self.pulses = 0  # pulses of the read in progress
         self.latched = 0  # the word being shifted out
         self.read_k = -1  # conversion being read (or last read)
@@ -32,34 +43,51 @@ class FakeHX711:
         self.high_since = None  # SCK high since (us), None while low
         self.max_high_us = 0
         self.power_downs = 0
+        self.ready_times = []  # when DOUT was first seen low for each conversion (us)
 
     def _done(self):
-        # Index of the last completed conversion now (-1: none yet, or still settling).
+        # Index of the last completed conversion now (-1: none yet).
         t = self.clock.us
-        if t < self.settle_until or t < self.phase + self.period:
+        if t < self.start + self.period:
             return -1
-        return (t - self.phase) // self.period - 1
+        return (t - self.start) // self.period - 1
+
+    def _value(self, k):
+        done_at = self.start + (k + 1) * self.period
+        if done_at <= self.garbage_until:
+            return GARBAGE
+        if self.mode == 26:
+            return self.b_values[k % len(self.b_values)]
+        v = self.values[k % len(self.values)]
+        return v >> 1 if self.mode == 27 else v  # gain 64: half the counts of gain 128
 
     def powered_down(self):
         hs = self.high_since
         return hs is not None and self.clock.us - hs > 60
 
     def dout(self):
-        if self.powered_down():
+        if self.dead or self.powered_down():
             return 1
         if self.pulses:
             return self.bit
-        return 0 if self._done() > self.read_k else 1
+        k = self._done()
+        if k > self.read_k:
+            if not self.ready_times or self.ready_times[-1][0] != k:
+                self.ready_times.append((k, self.clock.us))
+            return 0
+        return 1
 
     def rise(self):
         self.high_since = self.clock.us
+        if self.dead:
+            return
         if self.pulses == 0:
             k = self._done()
             if k <= self.read_k:
                 self.midconversion += 1  # clocked while converting: garbage for the reader
                 return
             self.read_k = k
-            self.latched = self.values[k % len(self.values)] & 0xFFFFFF
+            self.latched = self._value(k) & 0xFFFFFF
         self.pulses += 1
         if self.pulses <= 24:
             self.bit = (self.latched >> (24 - self.pulses)) & 1
@@ -67,17 +95,24 @@ class FakeHX711:
             self.bit = 1  # the 25th pulse pulls DOUT high
 
     def fall(self):
-        high = self.clock.us - self.high_since
+        now = self.clock.us
+        high = now - self.high_since
         self.high_since = None
         self.max_high_us = max(self.max_high_us, high)
-        if high > 60:  # it was powered down: restart, settle for 4 conversions
+        if high > 60:  # it was powered down: restart at A/128, unsettled for 4 conversions
             self.power_downs += 1
             self.pulses = 0
-            self.settle_until = self.clock.us + 4 * self.period
-            self.read_k = (self.settle_until - self.phase) // self.period - 1
+            self.mode = 25
+            self.start = now
+            self.read_k = -1
+            self.garbage_until = now + 4 * self.period
             return
         if self.pulses >= 25:
             self.gain_pulses.append(self.pulses)
+            if self.pulses != self.mode:
+                self.mode = self.pulses
+                # The conversion running now and the next 3 are not settled.
+                self.garbage_until = self.start + (self._done() + 5) * self.period
             self.pulses = 0
 
 

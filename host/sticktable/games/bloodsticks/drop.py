@@ -222,7 +222,8 @@ def _refuse_on_cycles(layout: dict) -> None:
                 done.add(node)
             elif nxt in on_path:
                 ring = path[path.index(nxt) :] + [nxt]
-                raise DropError("sticks lie on each other in a cycle: " + " on ".join(ring))
+                ring = " on ".join(repr(sid) for sid in ring)  # repr: one line whatever the ids
+                raise DropError(f"sticks lie on each other in a cycle: {ring}")
             elif nxt not in done:
                 stack.append((nxt, iter(layout[nxt]["on"])))
                 path.append(nxt)

@@ -67,7 +67,7 @@ def new_state(players: list[str], settings: dict) -> dict:
     if settings["variant"] == "house":
         _begin_round(state, None)
     elif settings["first_dropper"] == "drop":
-        _begin_drop(state, "opening", list(players), dropper=None, counter=None)
+        _begin_drop(state, "opening", list(players), None, _table_counter(settings))
     return state
 
 
@@ -88,11 +88,17 @@ def active_neighbour(state: dict, player: str, step: int) -> str | None:
     return None
 
 
+def _table_counter(settings: dict) -> str | None:
+    """Who counts the opening and tiebreak drops: a challenge's neutral counter, else the host
+    (None: any name is accepted)."""
+    return settings["counter"] if settings["variant"] == "challenge" else None
+
+
 def round_counter(state: dict) -> str | None:
     """Who counts the current round's drop (ruling 5 and the variants of ruling 8)."""
     variant = state["settings"]["variant"]
     if variant == "challenge":
-        return state["settings"]["counter"]
+        return _table_counter(state["settings"])  # the neutral counter counts every drop
     if variant == "house":
         return state["counter"]  # picked by the house for this round
     return active_neighbour(state, state["dropper"], 1)
@@ -429,7 +435,7 @@ def _scored(state: dict, points: dict, override: dict | None) -> dict:
         if len(leaders) == 1:
             _begin_round(state, leaders[0])
         else:  # ruling 5: ties redrop (the tied players)
-            _begin_drop(state, "opening", leaders, dropper=None, counter=None)
+            _begin_drop(state, "opening", leaders, None, _table_counter(state["settings"]))
         return state
     for player, value in points.items():
         state["totals"][player] += value
@@ -468,9 +474,7 @@ def _settle_or_tiebreak(state: dict, contenders: list[str]) -> dict:
     if len(tied) == 1:
         return finish(state, tied, "highest")
     if len(state["tiebreaks"]) < state["settings"]["max_tiebreaks"]:
-        settings = state["settings"]
-        counter = settings["counter"] if settings["variant"] == "challenge" else None
-        _begin_drop(state, "tiebreak", tied, dropper=None, counter=counter)
+        _begin_drop(state, "tiebreak", tied, None, _table_counter(state["settings"]))
         return state
     return finish(state, tied, "split")
 

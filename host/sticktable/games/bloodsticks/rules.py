@@ -119,6 +119,7 @@ class Bloodsticks:
             "mode": "over" if state["over"] else "idle" if state["phase"] == "setup" else "play",
             "win": [players.index(w) for w in state["winners"]],
             "marks": marks,
+            "round": state["round"],  # the contract's display key (the daemon arms on a change)
             "pot": balance(state["ledger"], POT),  # extra key: the rings do not show it yet
         }
 

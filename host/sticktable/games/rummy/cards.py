@@ -11,7 +11,6 @@ SUITS = ("C", "D", "H", "S")
 JOKER = "JK"
 RED_SUITS = ("D", "H")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 # Seat draws and "highest card" compare with the ace on top.
 HIGH_ORDER = {rank: (14 if rank == "A" else i + 1) for i, rank in enumerate(RANKS)}
 
@@ -62,10 +61,3 @@ def full_deck(decks: int) -> list[str]:
     """Every card of `decks` 54-card decks (52 plus two jokers each), in a fixed order."""
     one = [rank + suit for suit in SUITS for rank in RANKS] + [JOKER, JOKER]
     return one * decks
-
-
-def card_words(card: str) -> str:
-    if card == JOKER:
-        return "Joker"
-    rank, suit = rank_of(card), suit_of(card)
-    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}"

@@ -13,7 +13,7 @@ class RequestError(ValueError):
 
 
 def check_request(preset, number, cards) -> dict:
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise RequestError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
     if isinstance(number, bool) or not isinstance(number, int):
         raise RequestError(f"the stick must be a number, not {number!r}")

@@ -34,6 +34,36 @@ PRESETS: dict[str, dict] = {
     },
 }
 MODES = ("digital", "referee")
+FLAGS = {True: True, False: False, "yes": True, "no": False, "true": True, "false": False}
+
+
+def _count(low: int):
+    return lambda v: v if isinstance(v, int) and not isinstance(v, bool) and v >= low else None
+
+
+def _flag(value):
+    return FLAGS.get(value) if isinstance(value, bool | int | str) else None
+
+
+def _choice(*options):
+    return lambda v: v if isinstance(v, str) and v in options else None
+
+
+# Every setting a header may override: its parser (None: not a valid value) and, for the
+# refusal, what a valid value is. Typed values (`--house key=value`) arrive as words or ints.
+HOUSE = {
+    "hand_size": (_count(1), "a whole number of at least 1"),
+    "decks": (lambda v: _choice("by_players")(v) or _count(1)(v), '"by_players" or at least 1'),
+    "min_players": (_count(2), "a whole number of at least 2"),
+    "max_players": (_count(2), "a whole number of at least 2"),
+    "natural_per_meld": (_flag, "yes or no"),
+    "discard_limit": (_choice("always", "until_down"), '"always" or "until_down"'),
+    "tries": (_count(0), "a whole number of at least 0 (0: keep the stick)"),
+    "win": (_choice("end_of_deal", "at_once"), '"end_of_deal" or "at_once"'),
+    "steal_wilds": (_flag, "yes or no"),
+    "flipped_wild": (_choice("stays", "starter_takes"), '"stays" or "starter_takes"'),
+    "max_turns": (_count(1), "a whole number of at least 1"),
+}
 
 
 class SettingsError(ValueError):
@@ -41,14 +71,21 @@ class SettingsError(ValueError):
 
 
 def resolve(header: dict) -> dict:
-    """Preset defaults overridden by the header's house rules, checked."""
+    """Preset defaults overridden by the header's house rules, checked: a bad value or an
+    unknown key (a typo) is refused here rather than misbehaving in the middle of a game."""
     preset = header.get("preset", "classic")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise SettingsError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    unknown = sorted(set(header) - {"game", "players", "preset", "mode", *HOUSE})
+    if unknown:
+        known = ", ".join(["players", "preset", "mode", *HOUSE])
+        raise SettingsError(f"unknown header key {unknown[0]!r} (known: {known})")
     settings = dict(PRESETS[preset], preset=preset, mode=header.get("mode", "digital"))
-    for key in PRESETS[preset]:
+    for key, (parse, what) in HOUSE.items():
         if key in header:
-            settings[key] = header[key]
+            settings[key] = parse(header[key])
+            if settings[key] is None:
+                raise SettingsError(f'"{key}" must be {what}, not {header[key]!r}')
     if settings["mode"] not in MODES:
         raise SettingsError(f"unknown mode {settings['mode']!r} (digital or referee)")
     players = header.get("players")
@@ -65,9 +102,6 @@ def resolve(header: dict) -> dict:
         )
     if settings["decks"] == "by_players":
         settings["decks"] = 4 if len(players) <= 5 else 6
-    for key in ("decks", "hand_size", "max_turns"):
-        if not isinstance(settings[key], int) or settings[key] < 1:
-            raise SettingsError(f"{key} must be a positive whole number")
     if settings["decks"] * 54 < len(players) * settings["hand_size"] + 2:
         raise SettingsError("not enough cards for that many players and that hand size")
     stick_list(preset)

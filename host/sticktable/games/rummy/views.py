@@ -181,6 +181,7 @@ def display(state) -> dict:
         "mode": mode,
         "win": [order.index(p) for p in state["winners"]],
         "marks": [int(state["down"][p]) for p in order],
+        "round": state["deal_no"],  # the contract's display key: a deal is the game's round
     }
 
 
@@ -211,7 +212,8 @@ def interpret(state, fact: dict) -> list[dict]:
     """No sensor means anything in Sticks, except in referee mode the turn player's seat
     button (short press): "my turn is done"."""
     if (
-        fact.get("k") == "button"
+        isinstance(fact, dict)
+        and fact.get("k") == "button"
         and not fact.get("long")
         and state["phase"] == "play"
         and not game.digital(state)
@@ -251,6 +253,12 @@ def check(state) -> None:
     assert len(state["winners"]) <= 1
 
 
+# Keys an event of a hidden kind may show anyone (any other key might carry a secret a client
+# wrote into the event, such as a drawn card: the rules ignore it, the export drops it).
+METADATA = ("type", "player", "src", "seq", "t")
+PUBLIC_KEYS = {"deal": METADATA, "draw": (*METADATA, "from"), "stick": METADATA}
+
+
 def export_log(header: dict, events: list[dict], player: str | None) -> list[dict]:
     """The effective log as `player` (None: a spectator) may see it: no stock order, no other
     player's cards or face-down stick; a player's own dealt and drawn cards are added."""
@@ -259,18 +267,19 @@ def export_log(header: dict, events: list[dict], player: str | None) -> list[dic
     for event in effective_log(events):
         before = state
         state = game.apply(copy.deepcopy(state), event)
-        kind, seen = event.get("type"), dict(event)
-        if kind == "deal":
-            seen.pop("order", None)
-            if player in state["players"] and game.digital(state):
-                seen["hand"] = sorted(state["hands"][player])
-        elif kind == "restock":
-            seen = {"type": "restock", "count": len(event.get("order", []))}
+        kind = event.get("type")
+        if kind == "restock":
+            out.append({"type": "restock", "count": len(event.get("order", []))})
+            continue
+        keys = PUBLIC_KEYS.get(kind)
+        seen = dict(event) if keys is None else {k: v for k, v in event.items() if k in keys}
+        if kind == "deal" and player in state["players"] and game.digital(state):
+            seen["hand"] = sorted(state["hands"][player])
         elif kind == "draw" and event.get("player") == player and event.get("from") == "stock":
             seen["card"] = state["hands"][player][-1]
-        elif kind == "stick" and event.get("player") != player:
+        elif kind == "stick":
             free = get_stick(before["settings"]["preset"], event["stick"]).kind == "free"
-            if not free:
-                seen.pop("stick")
+            if free or event.get("player") == player:
+                seen["stick"] = event["stick"]
         out.append(seen)
     return out

@@ -1,0 +1,278 @@
+"""`sticktable calibrate`: walk a person through calibrating the table's load cells.
+
+    sticktable calibrate [--port DEV | --sim] --mass GRAMS [--sticks N] [--yes]
+
+Over the normal link (no REPL, no mpremote): asks for the empty plate, the reference mass right
+over each cell in turn and at the centre, then N sticks added one at a time; reads each step as
+the median of a still second of the board's raw stream; solves each cell's counts per gram
+(sticktable/calibration.py), shows the table with the residuals and the stick masses, asks to
+confirm and sends it to the board (`cal`), which uses it at once and stores it. Answers come from
+stdin (a pipe works: one line per prompt); `--yes` skips the confirmation.
+
+`--sim`: the simulated board on a virtual plate whose true gains are known; each prompt is
+acted out on the plate, and the end compares the result with the truth.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import tempfile
+from pathlib import Path
+
+from sticktable.calibration import (
+    CalibrationError,
+    centre_mm,
+    command,
+    grams,
+    query,
+    read_still,
+    solve,
+    stick_masses,
+    to_board,
+)
+from sticktable.errors import UserError
+from sticktable.sim.tower import Effect, VirtualTower
+
+NOMINAL_CPG = 2150.0  # what the simulated board starts with (an uncalibrated board's default)
+WARM_MS = 15 * 60_000  # the simulated table has been on for 15 minutes (warm-up drift done)
+STICK_SPREAD = 0.03  # simulated sticks: 3 % mass spread (1 sigma)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="calibrate the load cells with a known mass and weigh the sticks",
+        description=__doc__.split("\n\n")[0],
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--port", metavar="DEV", help="the board's serial port (default: USB id)")
+    where.add_argument("--sim", action="store_true", help="calibrate the simulated board")
+    parser.add_argument(
+        "--mass", type=float, required=True, metavar="GRAMS", help="the reference mass"
+    )
+    parser.add_argument(
+        "--sticks", type=int, default=10, metavar="N", help="sticks to weigh (0: keep stick_g)"
+    )
+    parser.add_argument("--yes", action="store_true", help="send the result without asking")
+    parser.add_argument("--seed", type=int, default=1, help="--sim: the virtual table's seed")
+    parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
+    parser.set_defaults(func=run)
+
+
+# -- the walk-through ------------------------------------------------------------------------
+
+
+def ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        raise UserError("no answer on stdin: calibration stopped, nothing sent") from None
+
+
+def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
+    """The whole procedure on an open link; returns the calibration sent (or raises)."""
+    now = query(link)
+    if now.get("play"):
+        raise CalibrationError(
+            "the board is in play (a game armed it since it started): restart it (unplug it "
+            "and plug it back in) with the plate empty, then calibrate"
+        )
+    cpg_now = [float(k) for k in now["counts_per_gram"]]
+    xy = now["cell_xy_mm"]
+    n = len(cpg_now)
+
+    def step(what: str, action) -> list[int]:
+        print(what)
+        ask("  keep hands off the table and press Enter ")
+        if plate is not None:
+            plate.act(action)
+        reading = read_still(link, cpg_now)
+        return reading
+
+    print(
+        f"Calibrating {n} load cells with a {mass:g} g mass"
+        + (f" and {sticks} sticks" if sticks else "")
+        + ". The table should have been on for 15 minutes (the cells drift while warming)."
+    )
+    zero = step("1. Empty the plate: take the tower and everything else off it.", ("empty",))
+    placements, spots = [], []
+    for i in range(n):
+        x, y = xy[i]
+        placements.append(
+            step(
+                f"{i + 2}. Put the {mass:g} g mass right over cell {i + 1} "
+                f"(x={x:g}, y={y:g} mm from the centre).",
+                ("mass", x, y),
+            )
+        )
+        spots.append((float(x), float(y)))
+    placements.append(
+        step(f"{n + 2}. Put the {mass:g} g mass at the centre of the plate.", ("mass", 0.0, 0.0))
+    )
+    spots.append((0.0, 0.0))
+    cpg = solve(zero, placements, mass, spots, xy)
+    levels = []
+    for k in range(sticks):
+        what = "Take the mass off and put one stick" if k == 0 else "Add one more stick"
+        levels.append(
+            step(
+                f"{n + 3}.{k + 1} {what} on the plate (stick {k + 1} of {sticks}).",
+                ("sticks", k + 1),
+            )
+        )
+    weighed = stick_masses(levels, zero, cpg) if sticks else None
+    stick_g = weighed.mean if weighed else float(now["stick_g"])
+    show(cpg, cpg_now, zero, placements, spots, mass, xy, weighed)
+    if not yes and ask("Send this calibration to the board? [y/N] ").strip().lower() not in (
+        "y",
+        "yes",
+    ):
+        raise UserError("not sent: the board keeps its calibration")
+    cal = to_board(cpg, zero, xy, stick_g)
+    command(link, "cal", **cal)
+    after = query(link)
+    where = "stored on the board" if after.get("stored") else "in use (this board keeps it in RAM)"
+    print(f"sent: the board uses the new calibration, {where}")
+    return cal
+
+
+def show(cpg, cpg_now, zero, placements, spots, mass, xy, weighed) -> None:
+    print()
+    print(" cell   x mm   y mm   counts/g   was      change")
+    for i, k in enumerate(cpg):
+        change = 100.0 * (k - cpg_now[i]) / cpg_now[i]
+        x, y = xy[i]
+        print(f"  {i + 1:>2} {x:>6g} {y:>6g} {k:>10.2f} {cpg_now[i]:>9.2f} {change:>+8.1f} %")
+    print(" placement          weighs g   residual g   centre found at (mm)")
+    for j, reading in enumerate(placements):
+        g = grams(reading, zero, cpg)
+        cx, cy = centre_mm(reading, zero, cpg, xy)
+        where = "centre" if j == len(placements) - 1 else f"over cell {j + 1}"
+        print(f"  {where:<16} {g:>9.2f} {g - mass:>+11.3f}   ({cx:.1f}, {cy:.1f}) for {spots[j]}")
+    if weighed:
+        m = weighed.masses
+        print(
+            f" sticks: {len(m)} weighed, mean {weighed.mean:.3f} g, sd {weighed.sd:.3f} g, "
+            f"lightest {min(m):.3f} g, heaviest {max(m):.3f} g (spread {weighed.spread_pct:.1f} %)"
+        )
+    print()
+
+
+# -- the simulated plate -----------------------------------------------------------------------
+
+
+class SimPlate:
+    """A virtual plate (host/sticktable/sim/tower.py physics: lever rule, noise, wild values,
+    missing readings) whose loads follow the walk-through's steps: the person, simulated."""
+
+    def __init__(self, seed: int, mass: float):
+        self.tower = VirtualTower.create(seed=seed)
+        self.tower.tower_load = 0.0  # calibration starts from a bare plate
+        self.tower.t = float(WARM_MS)
+        self.mass = mass
+        rng = random.Random(seed)
+        stick_g = self.tower.board.stick_g
+        self.stick_g = [stick_g * (1 + rng.gauss(0, STICK_SPREAD)) for _ in range(64)]
+        self.loads: list[tuple[float, float, float]] = []
+        self.tower.add(_Loads(self))
+
+    @property
+    def truth(self):
+        return self.tower.board
+
+    def meta(self, cal_file: Path | None = None) -> dict:
+        """The simulated board's start: nominal gains, no zero (an uncalibrated board)."""
+        meta = self.truth.meta(with_zero=False)
+        meta["counts_per_gram"] = [NOMINAL_CPG] * len(meta["counts_per_gram"])
+        if cal_file is not None:
+            meta["cal_file"] = str(cal_file)
+        return meta
+
+    def samples(self):
+        while True:
+            yield from self.tower.run(1000.0)
+
+    def act(self, action: tuple) -> None:
+        kind = action[0]
+        if kind == "empty":
+            self.loads = []
+        elif kind == "mass":
+            self.loads = [(self.mass, action[1], action[2])]
+        elif kind == "sticks":
+            k = action[1]
+            self.loads = [
+                (self.stick_g[s], 20.0 * math.cos(s), 20.0 * math.sin(s)) for s in range(k)
+            ]
+        print(f"  (simulated: {self._say(action)})")
+
+    def _say(self, action) -> str:
+        if action[0] == "empty":
+            return "the plate is empty"
+        if action[0] == "mass":
+            return f"the {self.mass:g} g mass stands at ({action[1]:g}, {action[2]:g}) mm"
+        return f"{action[1]} sticks lie on the plate"
+
+
+class _Loads(Effect):
+    """The plate's current loads, as a tower effect that never ends."""
+
+    def __init__(self, plate: SimPlate):
+        self.plate = plate
+
+    def loads(self, tower, t):
+        return list(self.plate.loads)
+
+
+def accuracy(cal: dict, plate: SimPlate) -> list[float]:
+    """Each cell's error against the simulated truth, in %."""
+    return [
+        100.0 * (got - true) / true
+        for got, true in zip(cal["counts_per_gram"], plate.truth.counts_per_gram, strict=True)
+    ]
+
+
+@contextlib.contextmanager
+def simulated(seed: int, mass: float):
+    from sticktable.sim.runner import SimTable
+
+    plate = SimPlate(seed, mass)
+    with tempfile.TemporaryDirectory() as tmp:
+        with SimTable(plate.samples(), plate.meta(Path(tmp) / "calibration.json")) as table:
+            yield table.port, plate
+
+
+def run(args) -> int:
+    if not math.isfinite(args.mass) or args.mass <= 0:
+        raise UserError("--mass must be a positive number of grams")
+    if args.sticks < 0 or args.sticks > 60:
+        raise UserError("--sticks must be from 0 to 60")
+    from sticktable.link import BoardLink
+
+    opener = (
+        simulated(args.seed, args.mass) if args.sim else contextlib.nullcontext((args.port, None))
+    )
+    with opener as (port, plate):
+        link = BoardLink.open(port, hello_timeout=args.hello_timeout)
+        try:
+            cal = walk(link, args.mass, args.sticks, args.yes, plate)
+        finally:
+            link.close()
+    if plate is not None:
+        errors = accuracy(cal, plate)
+        true = plate.truth.counts_per_gram
+        print(
+            "simulated truth: counts/g "
+            + ", ".join(f"{t:.2f}" for t in true)
+            + "; error "
+            + ", ".join(f"{e:+.3f} %" for e in errors)
+            + f"; worst {max(abs(e) for e in errors):.3f} %"
+        )
+        if args.sticks:
+            real = plate.stick_g[: args.sticks]
+            print(
+                f"simulated sticks: true mean {sum(real) / len(real):.3f} g, "
+                f"learned {cal['stick_g']:.3f} g"
+            )
+    return 0
