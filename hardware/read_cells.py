@@ -1,7 +1,8 @@
-# Runs ON THE BOARD (MicroPython), started by `python -m hardware.calibration` through
-# `mpremote run`: averages the four load cells' raw HX711 counts for ~2 s and prints them as
-# one JSON line. Uses the GPIO reader (not the app's PIO program) so it works from the REPL;
-# the board must be in REPL mode (hold seat 1's button while plugging it in: see main.py).
+# Runs ON THE BOARD (MicroPython) for bring-up, with `mpremote run hardware/read_cells.py`:
+# reads the four load cells' raw HX711 counts for ~2 s and prints each cell's median as one
+# JSON line. Uses the GPIO reader (not the app's PIO program) so it works from the REPL; the
+# board must be in REPL mode (hold seat 1's button while plugging it in: see main.py).
+# Calibrating is `sticktable calibrate` over the app's normal link (hardware/calibration.md).
 import json
 
 import machine

@@ -4,7 +4,12 @@
 #   load cells     4 HX711 on one clock (GP2), DOUT on GP3-6, read by the PIO program below:
 #                  it waits for all four to be ready and clocks them itself, so no interrupt
 #                  can stretch a clock pulse; the CPU polls the RX FIFO (tablefw/hx711.py
-#                  untangles the bits).
+#                  untangles the bits). Every reading goes through hx711.Validator (rails,
+#                  bit errors, stuck chips -> MISSING); a cell without a valid reading for
+#                  CELL_TIMEOUT_MS is the `cells` fault. A chip whose DOUT never falls stalls
+#                  the PIO program (it waits for all four): after DEAD_MS without a reading the
+#                  board stops it and reads with the GPIO reader (hx711.HX711Bus, interrupts
+#                  off only around each clock-high), which reads around the dead chip.
 #   accelerometer  LIS3DH on I2C1 (tablefw/accel.py), read once per load-cell sample.
 #   rings          NeoPixel chain on GP22 through the built-in `neopixel` module; the frame is
 #                  already GRB and power-capped by tablefw/rings.py.
@@ -38,7 +43,7 @@ from tablefw.board_base import (
     WDT_MS,
     StreamHost,
 )
-from tablefw.hx711 import PIO_WORDS, unpack_pio
+from tablefw.hx711 import DEAD_MS, PIO_WORDS, HX711Bus, Validator, unpack_pio
 
 try:
     from typing_extensions import TYPE_CHECKING  # type: ignore
@@ -123,12 +128,18 @@ class RP2Board(StreamHost):
         )
         self._sm.active(1)
         self._words = array.array("i", [0] * PIO_WORDS)
+        ncells = len(pin_map.HX711_DOUT)
+        self._raw = array.array("i", [0] * ncells)
+        self._valid = Validator(ncells)
+        self._heard = [time.ticks_ms()] * ncells  # last valid reading
+        self._bus = None  # the GPIO reader, once the PIO program has been given up
         self._accel = LIS3DH(
             I2C(pin_map.I2C_ID, sda=Pin(pin_map.I2C_SDA), scl=Pin(pin_map.I2C_SCL), freq=400_000),
             pin_map.ACCEL_ADDR,
         )
         self._accel_wait = 0
-        self.faults = 0 if self._accel.init() else FAULT_ACCEL
+        self._accel_set = self._accel.init()  # configured: a chip that was absent is not
+        self.faults = 0 if self._accel_set else FAULT_ACCEL
         self.paced = False  # real time never waits
         leds = pin_map.SEATS * pin_map.LEDS_PER_RING
         self._np = neopixel.NeoPixel(Pin(pin_map.NEOPIXEL, Pin.OUT), leds)
@@ -150,18 +161,43 @@ class RP2Board(StreamHost):
     def read_sample(self, cells, accel):
         sm = self._sm
         now = time.ticks_ms()
-        if sm.rx_fifo() < PIO_WORDS:
-            if time.ticks_diff(now, self._last) > CELL_TIMEOUT_MS:
-                self.faults |= FAULT_CELLS
+        raw = self._raw
+        if self._bus is None:
+            if sm.rx_fifo() < PIO_WORDS:
+                if time.ticks_diff(now, self._last) > DEAD_MS:
+                    self._fallback()
+                self._check_cells(now)
+                return NO_SAMPLE
+            words = self._words
+            for i in range(PIO_WORDS):
+                words[i] = sm.get()  # 24-bit words: small ints
+            unpack_pio(words, raw)
+        elif not self._bus.read(raw):
+            self._check_cells(now)
             return NO_SAMPLE
-        words = self._words
-        for i in range(PIO_WORDS):
-            words[i] = sm.get()  # 24-bit words: small ints
-        unpack_pio(words, cells)
         self._last = now
-        self.faults &= ~FAULT_CELLS
+        ok = self._valid.filter(raw, cells)
+        heard = self._heard
+        for i in range(len(heard)):
+            if ok & (1 << i):
+                heard[i] = now
+        self._check_cells(now)
         self._read_accel(accel)
         return now
+
+    def _check_cells(self, now):
+        for t in self._heard:
+            if time.ticks_diff(now, t) > CELL_TIMEOUT_MS:
+                self.faults |= FAULT_CELLS
+                return
+        self.faults &= ~FAULT_CELLS
+
+    def _fallback(self):
+        # Allocates, once: the PIO program is stopped for good and the pins become GPIO.
+        self._sm.active(0)
+        sck = Pin(pin_map.HX711_SCK, Pin.OUT, value=0)
+        douts = [Pin(n, Pin.IN) for n in pin_map.HX711_DOUT]
+        self._bus = HX711Bus(sck, douts, machine.disable_irq, machine.enable_irq)
 
     def _read_accel(self, accel):
         # A failed accelerometer keeps the last reading and is retried about once a second
@@ -169,7 +205,9 @@ class RP2Board(StreamHost):
         if self._accel_wait:
             self._accel_wait -= 1
             return
-        if self._accel.read(accel):
+        if not self._accel_set:
+            self._accel_set = self._accel.init()  # it answers again: configure it first
+        if self._accel_set and self._accel.read(accel):
             self.faults &= ~FAULT_ACCEL
         else:
             self.faults |= FAULT_ACCEL

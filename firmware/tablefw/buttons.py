@@ -6,8 +6,10 @@
 #   - released before LONG_MS: a short press, reported at the release;
 #   - still held at LONG_MS: a long press, reported at once (the release is then ignored).
 # No allocation per update: state lives in preallocated arrays, events in a small ring.
+# Times are compared with time.ticks_diff: board ticks wrap at 2**30.
 
 import array
+import time
 
 from micropython import const
 
@@ -17,6 +19,13 @@ _QUEUE = const(8)  # presses waiting to be popped
 _IDLE = const(0)
 _HELD = const(1)  # down, not yet long
 _LONG = const(2)  # long press already reported, waiting for the release
+
+
+def _plain_diff(a, b):
+    return a - b
+
+
+ticks_diff = getattr(time, "ticks_diff", _plain_diff)  # CPython has no ticks
 
 
 class Buttons:
@@ -42,7 +51,9 @@ class Buttons:
             bit = 1 << seat
             if changed & bit:
                 self._since[seat] = t_ms
-            elif (mask ^ self._stable) & bit and t_ms - self._since[seat] >= self.debounce_ms:
+            elif (mask ^ self._stable) & bit and ticks_diff(
+                t_ms, self._since[seat]
+            ) >= self.debounce_ms:
                 self._stable ^= bit
                 if mask & bit:
                     self._state[seat] = _HELD
@@ -51,7 +62,7 @@ class Buttons:
                     if self._state[seat] == _HELD:
                         self._push(seat, 0, t_ms)
                     self._state[seat] = _IDLE
-            if self._state[seat] == _HELD and t_ms - self._down_at[seat] >= self.long_ms:
+            if self._state[seat] == _HELD and ticks_diff(t_ms, self._down_at[seat]) >= self.long_ms:
                 self._state[seat] = _LONG
                 self._push(seat, 1, t_ms)
         return self._size

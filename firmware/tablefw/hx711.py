@@ -72,7 +72,7 @@ class HX711Bus:
         n = len(self.douts)
         self._raw = array.array("i", [0] * n)
         now = self.clock_ms()
-        self._seen = array.array("i", [now] * n)  # when each chip last had data ready
+        self._seen = [now] * n  # when each chip last had data ready (ticks: a list of them)
         self._settle_from = now  # readings before SETTLE_MS from here are not valid yet
         self._switch = pulses != PULSES_A128  # the next read changes the chips' gain
         self.dead = 0  # bitmask: chips read around

@@ -40,7 +40,7 @@ def _plain_diff(a, b):
 # Board ticks wrap (at 2**30 on RP2040); CPython (host-side tests) has no ticks: plain integers.
 ticks_diff = getattr(time, "ticks_diff", _plain_diff)
 
-PROTO = (1, 0)  # major, minor (PROTOCOL.md "Versions")
+PROTO = (1, 1)  # major, minor (PROTOCOL.md "Versions")
 HB_MS = const(500)  # board heartbeat when nothing else was sent for this long
 TAIL_HB_MS = const(20)  # a heartbeat this long after the last new event, so a lost last
 # event is noticed by the host (its s) within ms rather than at the resend timeout

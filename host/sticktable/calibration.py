@@ -28,6 +28,10 @@ SETTLE_MS = 400  # board time skipped after the stream starts (hands leaving the
 WINDOW_MS = 1000  # a still second
 STILL_TIMEOUT_S = 20.0  # wall time to wait for a still second
 REPLY_TIMEOUT_S = 5.0
+IN_PLAY = (
+    "the board is in play (a game armed it since it started): restart it (unplug it and plug "
+    "it back in) with the plate empty, then calibrate"
+)
 
 
 class CalibrationError(UserError):
@@ -239,10 +243,7 @@ def command(link, kind: str, timeout_s: float = REPLY_TIMEOUT_S, **fields) -> No
         if result is not None:
             why = result.removeprefix("err: ")
             if why == "in play":
-                raise CalibrationError(
-                    "the board is in play (a game armed it since it started): restart it "
-                    "(unplug it and plug it back in) with the plate empty, then calibrate"
-                )
+                raise CalibrationError(IN_PLAY)
             raise CalibrationError(f"the board refused `{kind}`: {why}")
     raise CalibrationError(f"the board did not answer `{kind}` within {timeout_s:g} s")
 

@@ -10,10 +10,12 @@ referee (see `KEY_HELP`).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 
 from sticktable.engine import Game, RuleError
 from sticktable.journal import Journal
+from sticktable.keyvalue import parse_pairs
 
 # Board messages that are link housekeeping, not facts about the table.
 LINK_KINDS = {"hb", "ack", "raw"}
@@ -34,13 +36,10 @@ keys (one command per line):
 
 def parse_key_value(words: list[str]) -> dict:
     """`fell count=2` -> {"type": "fell", "count": 2}; numbers become ints."""
-    event: dict = {"type": words[0]}
-    for word in words[1:]:
-        key, sep, value = word.partition("=")
-        if not sep or not key:
-            raise RuleError(f"expected key=value, got {word!r}")
-        event[key] = int(value) if value.lstrip("-").isdigit() else value
-    return event
+    try:
+        return {"type": words[0], **parse_pairs(words[1:])}
+    except ValueError as err:
+        raise RuleError(str(err)) from None
 
 
 class TableSession:
@@ -53,12 +52,14 @@ class TableSession:
         game: Game,
         send: Callable[..., object] | None = None,
         say: Callable[[str], None] = print,
+        rng: random.Random | None = None,
     ):
         self.journal = journal
         self.game_id = game_id
         self.game = game
         self.send = send  # send(kind, **fields) to the board; None when no board is attached
         self.say = say
+        self.rng = rng or random.SystemRandom()  # outcomes are journaled: no seed needed
         self.boot: str | None = None
         self.last_display: dict | None = None
         # Why play is paused (a sensor fault, events lost in a reboot): board facts are
@@ -137,6 +138,7 @@ class TableSession:
         try:
             if words[0] == "help":
                 self.say(KEY_HELP)
+                self.say(getattr(self.game.rules, "keys_help", ""))
                 return []
             if words[0] == "ok":
                 self.say(f"          referee: play goes on ({'; '.join(self.holds) or 'no pause'})")
@@ -165,6 +167,8 @@ class TableSession:
                 events = [self._correction(int(words[1]), replacement, "fix")]
             elif line.lstrip().startswith("{"):
                 events = [{**json.loads(line), "src": "key"}]
+            elif hasattr(self.game.rules, "parse_key"):
+                events = [{**self.game.rules.parse_key(line), "src": "key"}]
             else:
                 events = [{**parse_key_value(words), "src": "key"}]
         except (RuleError, ValueError) as err:
@@ -183,6 +187,27 @@ class TableSession:
             raise RuleError("nothing to correct")
         return {"type": "correct", "target": target, "events": events, "why": why, "src": "referee"}
 
+    def begin(self) -> None:
+        """Draw what the game waits on by chance (a deal), then show the rings the game."""
+        with self.journal.transaction():
+            for event in self._draw_chance():
+                self.say(f"          {describe_event(event)}")
+        self.sync_display()
+
+    def _draw_chance(self) -> list[dict]:
+        """Chance outcomes the game waits on (shuffles, deals), drawn and journaled as events
+        so that replay never needs the random generator."""
+        drawn = []
+        while not self.game.finished:
+            event = self.game.rules.chance(self.game.state, self.rng)
+            if event is None:
+                return drawn
+            event = {**event, "src": "chance"}
+            self.game.apply(event)
+            self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
+            drawn.append(event)
+        return drawn
+
     def _apply_all(self, events: list[dict]) -> tuple[list[dict], str]:
         """Apply events in order, journaling each; stop at the first the rules refuse."""
         applied = []
@@ -194,6 +219,7 @@ class TableSession:
                 return applied, (done + "; " if done else "") + f"refused: {err}"
             self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
             applied.append(event)
+            applied += self._draw_chance()
         if self.game.finished:
             self.journal.finish(self.game_id)
         return applied, "; ".join(describe_event(e) for e in applied) or "no rule event"
@@ -242,5 +268,9 @@ def describe_fact(fact: dict) -> str:
 
 
 def describe_event(event: dict) -> str:
+    """An event as the shared screen may show it: a chance outcome (a deal, a drawn stick) is
+    hidden information, so only its kind is told; the journal keeps it whole for replay."""
+    if event.get("src") == "chance":
+        return f"{event.get('type')} (by chance)"
     details = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t"))
     return f"{event.get('type')} {details}".rstrip()

@@ -33,14 +33,14 @@ from link_harness import FakeBoard, now_us, percentile, run_link  # noqa: E402
 from sticktable.daemon import TableSession  # noqa: E402
 from sticktable.engine import Game, register  # noqa: E402
 from sticktable.journal import Journal  # noqa: E402
-from sticktable.link import BoardLink, HostSession  # noqa: E402
+from sticktable.link import PROTO, BoardLink, HostSession  # noqa: E402
 from sticktable.link.codec import encode  # noqa: E402
 
 HELLO = {
     "k": "hello",
     "s": 0,
     "u": 1,
-    "proto": [1, 0],
+    "proto": list(PROTO),
     "fw": "0",
     "board": "b",
     "boot": "12345678",

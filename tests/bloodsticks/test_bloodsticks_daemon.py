@@ -22,13 +22,13 @@ def test_a_game_at_the_table_is_journaled_and_replays(tmp_path):
             say=lambda text: None,
         )
         session.on_board({"k": "hello", "s": 0, "boot": "0000abcd"})
-        session.on_key("first_dropper player=Ann")
+        session.on_key("first Ann")
         session.on_key("collect")
-        session.on_key("bet amount=3")
+        session.on_key("bet 3")
         session.on_board({"k": "button", "s": 1, "t": 10, "seat": 1, "long": False})
         session.on_board({"k": "button", "s": 2, "t": 20, "seat": 2, "long": True})
         session.on_board({"k": "fell", "s": 3, "t": 30, "n": 1})  # means nothing in Bloodsticks
-        session.on_key("drop style=flip")
+        session.on_key("drop flip")
         sticks = {k: v for k, v in FLAT.items() if not k.startswith("Cy")}
         session.on_key(json.dumps({"type": "layout", "sticks": sticks}))
         session.on_key("confirm")

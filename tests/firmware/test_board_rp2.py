@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 FAKES = Path(__file__).parent / "mpfakes_rp2"
+HX711_FAKES = Path(__file__).parent / "mpfakes"
 
 SCRIPT = r"""
 import array, json, micropython
@@ -39,7 +40,7 @@ res = {"info": board.info, "config": board.config, "active": sm.active(), "freq"
 cells = array.array("i", [0] * 4)
 accel = array.array("i", [0, 0, 0])
 res["empty"] = board.read_sample(cells, accel) == NO_SAMPLE
-sm.fifo.extend(pio_words([100000, -100000, 8388607, -8388608]))
+sm.fifo.extend(pio_words([100000, -100000, 8388606, -8388607]))
 res["t"] = board.read_sample(cells, accel) >= 0
 res["cells"] = list(cells)
 res["accel"] = list(accel)
@@ -67,14 +68,58 @@ def locked():
     return result
 
 res["heap_lock"] = locked()
-board._last -= 2000  # a second and more without a complete reading: the cells fault
+sm.fifo.extend(pio_words([1, 2, 8388607, -8388608]))  # rails: no reading from cells 2, 3
 board.read_sample(cells, accel)
-res["stalled"] = board.faults
+res["rails"] = list(cells)
 machine.I2C.dead = True
 sm.fifo.extend(pio_words([1, 2, 3, 4]))
 board.read_sample(cells, accel)
 res["accel_dead"] = board.faults
 res["accel_kept"] = list(accel)
+machine.I2C.dead = False
+
+# Chip 3 (index 2) stops answering: the PIO program (which waits for all four) gets nothing.
+# The pins now lead to datasheet-like fake chips; real time and the chips' time run together.
+from fake_hx711 import bus
+import time
+VALUES = [[1000, 1003], [2000, 2005], [3000, 3007], [4000, 4001]]
+clock, chips, sck, douts = bus(VALUES)
+machine.hooks[pins.HX711_SCK] = sck
+for n, pin in zip(pins.HX711_DOUT, douts):
+    machine.hooks[n] = pin
+chips[2].dead = True
+start = time.ticks_ms()
+fell_back = fault = resumed = None
+longest = 0
+while time.ticks_diff(time.ticks_ms(), start) < 1500:
+    clock.advance(1000)
+    t0 = time.ticks_us()
+    t = board.read_sample(cells, accel)
+    longest = max(longest, time.ticks_diff(time.ticks_us(), t0))
+    now = time.ticks_diff(time.ticks_ms(), start)
+    if fell_back is None and board._bus is not None:
+        fell_back = now
+    if fault is None and board.faults & FAULT_CELLS:
+        fault = now
+    if resumed is None and t >= 0:
+        resumed = now
+        res["resumed_cells"] = list(cells)
+    time.sleep_ms(1)
+res["last_cells"] = list(cells)
+res["dead"] = [fell_back, fault, resumed, sm.active(), board._bus.dead]
+res["longest_read_us"] = longest
+res["irq_pairs"] = machine.irq[0] == machine.irq[1] > 0
+
+# An accelerometer absent at start: the fault, then configured before its first read.
+machine.hooks.clear()
+machine.I2C.dead = True
+b2 = RP2Board(watchdog=False)
+absent = b2.faults
+machine.I2C.dead = False
+machine.I2C.regs[0x20] = 0
+rp2.machines[-1].fifo.extend(pio_words([1, 2, 3, 4]))
+b2.read_sample(cells, accel)
+res["absent"] = [absent, b2.faults, machine.I2C.regs[0x20]]
 app = App(board)
 res["app_seats"] = app.seats
 res["masks"] = [FAULT_CELLS, FAULT_ACCEL]
@@ -85,7 +130,7 @@ print(json.dumps(res))
 def test_rp2_board_on_fakes(mp, tmp_path):
     script = tmp_path / "rp2_script.py"
     script.write_text(SCRIPT)
-    proc = mp(script, extra_path=[FAKES])
+    proc = mp(script, extra_path=[FAKES, HX711_FAKES])
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     res = json.loads(proc.stdout.decode().splitlines()[-1])
     info = res["info"]
@@ -95,14 +140,23 @@ def test_rp2_board_on_fakes(mp, tmp_path):
     assert res["active"] is True and res["freq"] == 1_000_000
     assert res["kw"]["push_thresh"] == 24 and res["kw"]["autopush"] is True
     assert res["empty"] is True and res["t"] is True
-    assert res["cells"] == [100000, -100000, 8388607, -8388608]
+    assert res["cells"] == [100000, -100000, 8388606, -8388607]
     assert res["accel"] == [5, -7, 1003] and res["faults"] == 0
     assert res["buttons"] == (1 << 1) | (1 << 7)  # active low, bit i = seat i
     assert res["np"] == [96, True, 1]
     assert res["feeds"] == 1
     assert res["heap_lock"] == "ok"
     fault_cells, fault_accel = res["masks"]
-    assert res["stalled"] == fault_cells
-    assert res["accel_dead"] == fault_accel  # cells fine again, accelerometer failing
+    assert res["rails"][2:] == [-(2**30)] * 2  # hx711.Validator: MISSING
+    assert res["accel_dead"] == fault_accel  # cells fine, accelerometer failing
+    fell_back, fault, resumed, pio_on, dead = res["dead"]
+    assert 480 <= fell_back <= 600  # PIO given up after DEAD_MS without a reading
+    assert 950 <= fault <= 1100  # the `cells` fault within about a second, never a hang
+    assert fell_back < resumed <= 1200 and pio_on is False and dead == 1 << 2
+    assert res["resumed_cells"][2] == -(2**30)
+    assert res["last_cells"][2] == -(2**30) and res["last_cells"][0] in (1000, 1003)
+    assert res["longest_read_us"] < 50_000  # no read_sample call waits for the dead chip
+    assert res["irq_pairs"]  # the GPIO reader: interrupts off and on around each clock-high
     assert res["accel_kept"] == [5, -7, 1003]  # the last good reading stays
     assert res["app_seats"] == 8
+    assert res["absent"] == [fault_accel, 0, 0x57]

@@ -120,3 +120,20 @@ def test_lost_events_pause_play_until_the_referee_confirms(table):
     session.on_key("ok")  # ... and confirms the tower
     assert sent[-1][1]["mode"] == "play"
     assert [e["type"] for e in journal.events(session.game_id)] == ["take", "placed"]
+
+
+def test_chance_is_drawn_journaled_and_kept_off_the_shared_screen(tmp_path):
+    header = {"game": "sticks", "players": ["Ann", "Bo"]}
+    said = []
+    with Journal(tmp_path / "j.sqlite") as journal:
+        session = TableSession(
+            journal, journal.new_game(header, "test"), Game(header), say=said.append
+        )
+        session.begin()
+        events = journal.events(session.game_id)
+        assert [e["type"] for e in events][-1] == "deal" and events[-1]["src"] == "chance"
+        assert Game(header, events).replay() == session.game.state  # no generator needed
+    deal = next(e for e in events if e["type"] == "deal")
+    assert "deal (by chance)" in [line.strip() for line in said]
+    hidden = [str(card) for card in deal.get("order", [])[:5]]
+    assert hidden and not any(card in " ".join(said) for card in hidden if len(card) > 1)

@@ -10,7 +10,7 @@ import pytest
 from link_harness import FakeBoard, collect, events, run_link
 
 from sticktable.errors import UserError
-from sticktable.link import BoardLink
+from sticktable.link import PROTO, BoardLink
 from sticktable.link.codec import encode
 
 
@@ -34,7 +34,7 @@ def indices(messages):
 
 
 def test_hello_and_events_in_order(board, link):
-    assert link.hello["proto"] == [1, 0] and link.hello["boot"] == "b0070001"
+    assert link.hello["proto"] == [1, 1] and link.hello["boot"] == "b0070001"
     link.send("emit", n=40)
     got = collect(link, lambda g: len(events(g)) >= 40)
     assert indices(got) == list(range(40))
@@ -168,7 +168,9 @@ def test_protocol_major_refused_minor_warned(caplog):
     try:
         path = os.ttyname(slave)
         later(master, encode(dict(hello, proto=[2, 0])))
-        with pytest.raises(UserError, match="protocol 2.0, this host speaks 1.0"):
+        with pytest.raises(
+            UserError, match=f"protocol 2.0, this host speaks {PROTO[0]}.{PROTO[1]}"
+        ):
             BoardLink.open(path, hello_timeout=1)
         later(master, encode(dict(hello, proto=[1, 7])))
         with caplog.at_level(logging.WARNING):

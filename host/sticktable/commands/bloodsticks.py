@@ -11,6 +11,7 @@ from sticktable.errors import InputRefused, UserError
 from sticktable.games.bloodsticks import DropError, DropRules, score_drop_document
 from sticktable.games.bloodsticks.entry import ENTRY_HELP, parse_entry
 from sticktable.games.bloodsticks.settings import VARIANTS
+from sticktable.keyvalue import parse_pairs
 
 
 def register(subparsers) -> None:
@@ -96,11 +97,10 @@ def _header(args) -> dict:
         "variant": args.variant,
         "players": [p.strip() for p in args.players.split(",")],
     }
-    for item in args.house:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise UserError(f"--house takes KEY=VALUE, not {item!r}")
-        header[key] = int(value) if value.lstrip("-").isdigit() else value
+    try:
+        header.update(parse_pairs(args.house))
+    except ValueError as err:
+        raise UserError(f"--house: {err}") from None
     return header
 
 

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 from sticktable.calibration import (
+    IN_PLAY,
     CalibrationError,
     centre_mm,
     command,
@@ -75,10 +76,7 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
     """The whole procedure on an open link; returns the calibration sent (or raises)."""
     now = query(link)
     if now.get("play"):
-        raise CalibrationError(
-            "the board is in play (a game armed it since it started): restart it (unplug it "
-            "and plug it back in) with the plate empty, then calibrate"
-        )
+        raise CalibrationError(IN_PLAY)
     cpg_now = [float(k) for k in now["counts_per_gram"]]
     xy = now["cell_xy_mm"]
     n = len(cpg_now)
@@ -88,8 +86,7 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
         ask("  keep hands off the table and press Enter ")
         if plate is not None:
             plate.act(action)
-        reading = read_still(link, cpg_now)
-        return reading
+        return read_still(link, cpg_now)
 
     print(
         f"Calibrating {n} load cells with a {mass:g} g mass"
@@ -212,7 +209,7 @@ class SimPlate:
             return "the plate is empty"
         if action[0] == "mass":
             return f"the {self.mass:g} g mass stands at ({action[1]:g}, {action[2]:g}) mm"
-        return f"{action[1]} sticks lie on the plate"
+        return f"{action[1]} stick(s) on the plate"
 
 
 class _Loads(Effect):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import queue
 import sys
 import threading
@@ -14,6 +15,7 @@ from sticktable.daemon import KEY_HELP, TableSession
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
+from sticktable.keyvalue import parse_pairs
 from sticktable.rings_view import RingPrinter
 
 POLL_S = 0.02
@@ -81,11 +83,10 @@ def header_from_args(args) -> dict:
     if not args.players:
         raise UserError("--players is required for a new game (e.g. --players Ann,Bo,Cy)")
     header: dict = {"game": args.game, "players": [p.strip() for p in args.players.split(",")]}
-    for item in args.house:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise UserError(f"--house takes KEY=VALUE, not {item!r}")
-        header[key] = int(value) if value.lstrip("-").isdigit() else value
+    try:
+        header.update(parse_pairs(args.house))
+    except ValueError as err:
+        raise UserError(f"--house: {err}") from None
     return header
 
 
@@ -124,12 +125,15 @@ def run(args) -> int:
             rings = RingPrinter(game.header["players"], say)
             session = TableSession(journal, game_id, game, send=link.send, say=say)
             session.on_board(link.hello)
-            keys = KeyboardReader() if sys.stdin.isatty() and not args.sim else None
+            session.begin()
+            # Typed input from a terminal, or from a pipe when no script plays the game.
+            scripted = sim is not None and sim.script is not None
+            keys = KeyboardReader() if sys.stdin.isatty() or not scripted else None
             play(session, link, sim, keys, rings)
         print_standings(game_id, game)
-        if sim is not None:
+        if scripted:
             return check_against_script(game, sim)
-    return 0
+    return 0 if game.finished else 1
 
 
 def play(session: TableSession, link, sim, keys, rings) -> None:
@@ -143,6 +147,9 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
         if keys is not None:
             for line in keys.lines():
                 session.on_key(line)
+                rounds_told = tell_rounds(session, rounds_told)
+            if keys.ended and sim is not None and sim.script is None:
+                break  # a typed game on the idle simulated table: its script is over
         if sim is not None:
             sim.check()  # the firmware died: say why at once
             rings.update(sim.leds)
@@ -163,12 +170,15 @@ def tell_rounds(session: TableSession, told: int) -> int:
     standings = session.game.standings()
     rounds = standings.get("rounds", [])
     for number, result in enumerate(rounds[told:], start=told + 1):
-        how = result.get("ended_by", "")
+        how = result.get("ended_by") or ""
         if result.get("toppler"):
             how += f" by {result['toppler']}"
-        scores = ", ".join(f"{n} {v}" for n, v in result.get("scores", {}).items())
+        scores = result.get("scores") or {}
+        parts = [f"round {number} over" + (f" ({how})" if how else "")]
+        if scores:
+            parts.append(", ".join(f"{n} {v}" for n, v in scores.items()))
         totals = ", ".join(f"{n} {v}" for n, v in standings.get("totals", {}).items())
-        session.say(f"  == round {number} over ({how}): {scores}; totals: {totals}")
+        session.say(f"  == {': '.join(parts)}; totals: {totals}")
     return len(rounds)
 
 
@@ -202,15 +212,24 @@ def check_against_script(game: Game, sim) -> int:
 
 @contextlib.contextmanager
 def start_sim(game: Game, args):
+    """The simulated table: a scripted Stick Stack game on the virtual tower, or (for games
+    played with typed input) the tower standing idle in real time."""
     from sticktable.sim.game import SimGame
     from sticktable.sim.runner import SimTable
+    from sticktable.sim.tower import VirtualTower
 
-    script = SimGame(
-        game.header["players"],
-        seed=args.seed,
-        **{k: v for k, v in game.header.items() if k not in ("game", "players")},
-    )
-    with SimTable(script.samples(), script.meta, speed=args.speed) as table:
+    if game.header["game"] == "stick-stack":
+        script = SimGame(
+            game.header["players"],
+            seed=args.seed,
+            **{k: v for k, v in game.header.items() if k not in ("game", "players")},
+        )
+        samples, meta, speed = script.samples(), script.meta, args.speed
+    else:
+        script, tower = None, VirtualTower.create(args.seed, clean=True)
+        samples = itertools.chain.from_iterable(tower.run(1000.0) for _ in itertools.count())
+        meta, speed = tower.board.meta(), args.speed or 1.0
+    with SimTable(samples, meta, speed=speed) as table:
         table.script = script
         yield table
 
@@ -232,11 +251,18 @@ class KeyboardReader:
 
     def __init__(self):
         self._lines: queue.Queue[str] = queue.Queue()
+        self._ended = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         for line in sys.stdin:
             self._lines.put(line)
+        self._ended.set()
+
+    @property
+    def ended(self) -> bool:
+        """stdin is closed and every line was handed out."""
+        return self._ended.is_set() and self._lines.empty()
 
     def lines(self) -> list[str]:
         out = []

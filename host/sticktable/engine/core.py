@@ -63,9 +63,11 @@ class RuleSet(Protocol):
     def chance(self, state: State, rng: random.Random) -> Event | None:
         """If the game waits on chance (a shuffle, a draw), the outcome drawn as an event."""
 
-    # Optional: `summary(game) -> dict`, what `sticktable replay` prints (default: standings),
-    # and `export(header, events, player=None) -> list[str]`, the game written out for one
-    # player's eyes (default: the header and the effective log as JSON lines).
+    # Optional: `summary(game) -> dict`, what `sticktable replay` prints (default: standings);
+    # `export(header, events, player=None) -> list[str]`, the game written out for one
+    # player's eyes (default: the header and the effective log as JSON lines); and for typed
+    # entry at the table, `parse_key(line) -> Event` (RuleError if the line means nothing)
+    # with `keys_help`, the text that lists the game's commands.
 
     def interpret(self, state: State, fact: dict) -> list[Event]:
         """Rule events meant by a board fact (a decoded board message such as

@@ -14,7 +14,10 @@ from collections.abc import Callable
 from . import codec
 from .codec import PROTO
 
-HOST_KINDS = frozenset({"show", "arm", "stream", "ping"})  # echoed back by a tty: ignored
+# Host command kinds: a tty echoes them back to us, and they are ignored.
+HOST_KINDS = frozenset(
+    {"show", "arm", "stream", "ping", "calq", "tare"}
+)  # not "cal": the board reports with it too
 HB_S = 0.5  # host heartbeat (an ack frame) when nothing else was sent for this long
 BOARD_TIMEOUT_S = 2.0  # board heartbeats every 0.5 s; silent this long = link down
 RESEND_S = 0.25  # first resend of an unanswered command; doubles up to RESEND_MAX_S

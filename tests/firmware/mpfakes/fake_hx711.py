@@ -43,7 +43,8 @@ class FakeHX711:
         self.high_since = None  # SCK high since (us), None while low
         self.max_high_us = 0
         self.power_downs = 0
-        self.ready_times = []  # when DOUT was first seen low for each conversion (us)
+        self.fell = 0  # when SCK last fell (us)
+        self.read_delays = []  # per read: us from DOUT falling (data ready) to its first pulse
 
     def _done(self):
         # Index of the last completed conversion now (-1: none yet).
@@ -65,19 +66,30 @@ class FakeHX711:
         hs = self.high_since
         return hs is not None and self.clock.us - hs > 60
 
+    def _finish(self):
+        # A read ends when the pulses stop (25-27 of them): its count selects the next input.
+        self.gain_pulses.append(self.pulses)
+        if self.pulses != self.mode:
+            self.mode = self.pulses
+            # The conversion running now and the next 3 are not settled.
+            self.garbage_until = self.start + (self._done() + 5) * self.period
+        self.pulses = 0
+
+    def _idle(self):
+        if self.pulses >= 25 and self.high_since is None and self.clock.us - self.fell > 20:
+            self._finish()
+
     def dout(self):
+        self._idle()
         if self.dead or self.powered_down():
             return 1
         if self.pulses:
             return self.bit
         k = self._done()
-        if k > self.read_k:
-            if not self.ready_times or self.ready_times[-1][0] != k:
-                self.ready_times.append((k, self.clock.us))
-            return 0
-        return 1
+        return 0 if k > self.read_k else 1
 
     def rise(self):
+        self._idle()
         self.high_since = self.clock.us
         if self.dead:
             return
@@ -88,6 +100,7 @@ class FakeHX711:
                 return
             self.read_k = k
             self.latched = self._value(k) & 0xFFFFFF
+            self.read_delays.append(self.clock.us - (self.start + (k + 1) * self.period))
         self.pulses += 1
         if self.pulses <= 24:
             self.bit = (self.latched >> (24 - self.pulses)) & 1
@@ -98,6 +111,7 @@ class FakeHX711:
         now = self.clock.us
         high = now - self.high_since
         self.high_since = None
+        self.fell = now
         self.max_high_us = max(self.max_high_us, high)
         if high > 60:  # it was powered down: restart at A/128, unsettled for 4 conversions
             self.power_downs += 1
@@ -107,13 +121,8 @@ class FakeHX711:
             self.read_k = -1
             self.garbage_until = now + 4 * self.period
             return
-        if self.pulses >= 25:
-            self.gain_pulses.append(self.pulses)
-            if self.pulses != self.mode:
-                self.mode = self.pulses
-                # The conversion running now and the next 3 are not settled.
-                self.garbage_until = self.start + (self._done() + 5) * self.period
-            self.pulses = 0
+        if self.pulses >= 27:
+            self._finish()
 
 
 class SckPin:

@@ -2,6 +2,8 @@
 PWRON_RESET = 1
 WDT_RESET = 3
 levels = {}  # pin number -> level read back (tests set buttons here)
+hooks = {}  # pin number -> an object whose value() stands for the pin (e.g. fake_hx711 pins)
+irq = [0, 0]  # disable_irq, enable_irq calls
 feeds = []
 
 
@@ -18,6 +20,8 @@ class Pin:
             levels.setdefault(n, 1)
 
     def value(self, v=None):
+        if self.n in hooks:
+            return hooks[self.n].value(v)
         if v is None:
             return levels.get(self.n, 0)
         levels[self.n] = v
@@ -52,6 +56,15 @@ class WDT:
 
     def feed(self):
         feeds.append(1)
+
+
+def disable_irq():
+    irq[0] += 1
+    return 1
+
+
+def enable_irq(state):
+    irq[1] += state
 
 
 def reset_cause():

@@ -12,6 +12,7 @@ from sticktable.engine.core import Event, RuleError, register
 
 from . import flow, sidebets
 from .drop import BLOOD, EXTRAS
+from .entry import ENTRY_HELP, parse_entry
 from .ledger import POT, SIDE, balance, check_ledger, paid_in
 from .settings import NAME, settings_from_header
 
@@ -23,6 +24,12 @@ SCALE_PER_ROUND = 16
 
 class Bloodsticks:
     name = NAME
+    # Typed entry at the table (`sticktable run --game bloodsticks`): the daemon asks these.
+    keys_help = ENTRY_HELP
+
+    @staticmethod
+    def parse_key(line: str) -> Event:
+        return parse_entry(line)
 
     def initial(self, header: dict) -> dict:
         players, settings = settings_from_header(header)

@@ -1,0 +1,82 @@
+"""Games played with typed input at the (simulated) table: Bloodsticks through the daemon.
+
+Seat buttons are typed as `button SEAT [long]`, so they go through the rule set's reading of
+board facts exactly like a press on the board; the game is journaled, replayed and exported
+like a Stick Stack game.
+"""
+
+import json
+import subprocess
+import sys
+
+ROUNDS = """\
+first Ann
+collect
+bet 2
+button 1
+button 2 long
+drop flip
+totals Ann=3 Bo=5
+collect
+bet 1
+match Ann
+drop high
+totals Ann=4 Bo=1
+"""
+
+
+def sticktable(*args, input=None):
+    return subprocess.run(
+        [sys.executable, "-m", "sticktable", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_bloodsticks_game_at_the_simulated_table(tmp_path):
+    journal = str(tmp_path / "j.sqlite")
+    played = sticktable(
+        "run",
+        "--sim",
+        "--game",
+        "bloodsticks",
+        "--players",
+        "Ann,Bo,Cy",
+        "--house",
+        "first_dropper=host",
+        "--house",
+        "entry=totals",
+        "--journal",
+        journal,
+        input=ROUNDS,
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "match player=Bo" in played.stdout and "fall_out player=Cy" in played.stdout
+    standings = json.loads(sticktable("replay", "1", "--journal", journal).stdout)
+    assert standings["finished"] and standings["winners"] == ["Ann"]
+    assert standings["totals"] == {"Ann": 7, "Bo": 6, "Cy": 0}
+    # The pot holds Ann's and Bo's bets (2 + 1 each); Cy fell out before matching.
+    assert standings["payouts"] == {"Ann": 6}
+    exported = sticktable("export", "1", "--journal", journal).stdout.splitlines()
+    assert json.loads(exported[0])["game"] == "bloodsticks" and len(exported) == 13
+
+
+def test_an_unfinished_typed_game_exits_non_zero(tmp_path):
+    played = sticktable(
+        "run",
+        "--sim",
+        "--game",
+        "bloodsticks",
+        "--players",
+        "Ann,Bo,Cy",
+        "--house",
+        "first_dropper=host",
+        "--journal",
+        str(tmp_path / "j.sqlite"),
+        input="first Ann\nnonsense words\n",
+    )
+    assert played.returncode == 1
+    assert "first_dropper player=Ann" in played.stdout
+    assert "nonsense" in played.stdout and "not finished" in played.stdout
