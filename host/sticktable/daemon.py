@@ -258,10 +258,12 @@ def wire_display(display: dict) -> dict:
 
 
 def describe_fact(fact: dict) -> str:
-    """`  41.1s board fell n=3 g=245`: the board's clock, then what it reported."""
+    """`  41.1s board fell n=3 24.5g`: the board's clock, then what it reported."""
     kind = fact.get("k", "?")
     details = " ".join(
-        f"{k}={v}" for k, v in fact.items() if k not in ("k", "s", "t") and v is not None
+        f"{v / 10:.1f}g" if k == "g" and isinstance(v, int) else f"{k}={v}"
+        for k, v in fact.items()
+        if k not in ("k", "s", "t") and v is not None
     )
     at = f"{fact['t'] / 1000:7.1f}s " if isinstance(fact.get("t"), int) else " " * 9
     return f"{at}board {kind} {details}".rstrip()

@@ -33,20 +33,23 @@ def decode(frame: bytes, rings: int) -> list[str]:
 
 
 class RingPrinter:
-    """Prints the rings whenever the firmware's frame settles on something new."""
+    """Prints the rings whenever the firmware shows something new.
+
+    A blinking display (a topple's flash, a fault) alternates between two frames: each is
+    printed once, not at every blink."""
 
     def __init__(self, players: list[str], say: Callable[[str], None]):
         self.players = players
         self.say = say
-        self.last: list[str] | None = None
+        self.recent: list[list[str]] = []  # the last two frames printed
 
     def update(self, frame: bytes | None, force: bool = False) -> None:
         if not frame:
             return
         rings = decode(frame, len(self.players))
-        if rings == self.last and not force:
+        if rings in self.recent and not force:
             return
-        self.last = rings
+        self.recent = [*self.recent[-1:], rings]
         self.say(
             "          rings "
             + "  ".join(f"{name}[{ring}]" for name, ring in zip(self.players, rings, strict=True))

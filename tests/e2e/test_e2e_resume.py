@@ -5,12 +5,13 @@ a board whose daemon died keeps its unacknowledged events); `sticktable run --po
 it like to a real board and is killed with SIGKILL halfway through the game.
 """
 
-import json
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+
+from journal_checks import assert_no_board_event_twice, assert_scored_as_scripted
 
 from sticktable.sim.game import SimGame
 from sticktable.sim.runner import SimTable
@@ -51,20 +52,5 @@ def test_killed_daemon_resumes_from_its_journal(tmp_path):
         )
         assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
 
-    replayed = subprocess.run(
-        [sys.executable, "-m", "sticktable", "replay", "1", "--journal", journal],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    standings = json.loads(replayed.stdout)
-    expected = script.expected_standings()
-    assert standings["finished"] is True
-    assert (standings["totals"], standings["winners"]) == (expected["totals"], expected["winners"])
-    with sqlite3.connect(journal) as db:
-        seqs = [
-            (boot, seq)
-            for boot, seq, decision in db.execute("SELECT boot, seq, decision FROM facts")
-            if not decision.startswith("link:")
-        ]
-    assert len(seqs) == len(set(seqs)), "a board event was journaled twice"
+    assert_scored_as_scripted(journal, script)
+    assert_no_board_event_twice(journal)
