@@ -157,7 +157,7 @@ class TableSession:
                     {**e, "src": "key"} for e in self.game.rules.interpret(self.game.state, fact)
                 ]
             elif words[0] == "undo":
-                events = [self._correction(len(self.game.events) - 1, [], "undo")]
+                events = [self._correction(self._last_uncorrected(), [], "undo")]
             elif words[0] == "fix":
                 if len(words) < 3 or not words[1].isdigit():
                     raise RuleError("usage: fix N EVENT (JSON event or list of events)")
@@ -181,11 +181,18 @@ class TableSession:
         return applied
 
     def _correction(self, target: int, events: list[dict], why: str) -> dict:
-        while target >= 0 and self.game.events[target].get("type") == "correct":
-            target -= 1  # undo again takes back the event before the last correction
-        if target < 0:
-            raise RuleError("nothing to correct")
+        if not 0 <= target < len(self.game.events):
+            raise RuleError(f"there is no event {target} (the log has {len(self.game.events)})")
         return {"type": "correct", "target": target, "events": events, "why": why, "src": "referee"}
+
+    def _last_uncorrected(self) -> int:
+        """The event `undo` takes back: the last one no correction has replaced yet."""
+        events = self.game.events
+        corrected = {e.get("target") for e in events if e.get("type") == "correct"}
+        for target in range(len(events) - 1, -1, -1):
+            if events[target].get("type") != "correct" and target not in corrected:
+                return target
+        raise RuleError("nothing to undo")
 
     def begin(self) -> None:
         """Draw what the game waits on by chance (a deal), then show the rings the game."""

@@ -137,3 +137,23 @@ def test_chance_is_drawn_journaled_and_kept_off_the_shared_screen(tmp_path):
     assert "deal (by chance)" in [line.strip() for line in said]
     hidden = [str(card) for card in deal.get("order", [])[:5]]
     assert hidden and not any(card in " ".join(said) for card in hidden if len(card) > 1)
+
+
+@pytest.mark.parametrize("line", ["fix 0 [1]", "fix 0 {}", "{", '{"type": 3}', "fix 9 []"])
+def test_malformed_referee_lines_are_refused_not_fatal(table, line):
+    session, journal, _ = table
+    said = []
+    session.say = said.append
+    session.on_key("take player=Ann from=bag")
+    session.on_key(line)
+    assert [e["type"] for e in journal.events(session.game_id)] == ["take"]
+    assert len(said) == 2 and line.split()[0] in said[1]
+
+
+def test_undo_twice_takes_back_two_events(table):
+    session, journal, _ = table
+    for line in ("take player=Ann from=bag", "placed", "take player=Bo from=bag", "undo", "undo"):
+        session.on_key(line)
+    corrections = [e["target"] for e in journal.events(session.game_id) if e["type"] == "correct"]
+    assert corrections == [2, 1]
+    assert session.game.state["hand"] == 1 and session.game.state["tower"] == 0  # Ann holds it

@@ -107,12 +107,16 @@ def effective_log(events: list[Event]) -> list[Event]:
         if events[target].get("type") == "correct":
             raise RuleError("a correction cannot target another correction")
         replacement = event.get("events", [])
-        if not isinstance(replacement, list):
-            raise RuleError("a correction's events must be a list")
+        if not isinstance(replacement, list) or not all(map(_is_event, replacement)):
+            raise RuleError("a correction's events must be a list of events (each with a type)")
         # Every raw entry owns one slot, so the target's slot index is its log index.
         slots[target] = list(replacement)
         slots.append([])
     return [e for slot in slots for e in slot]
+
+
+def _is_event(event: object) -> bool:
+    return isinstance(event, dict) and isinstance(event.get("type"), str)
 
 
 class Game:
@@ -137,7 +141,7 @@ class Game:
 
     def apply(self, event: Event) -> State:
         """Append `event` if it is legal now; the log is unchanged when it is not."""
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        if not _is_event(event):
             raise RuleError(f"an event needs a type: {event!r}")
         if event["type"] == "correct":
             new_state = self.fold(self.events + [event])
