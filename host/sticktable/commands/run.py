@@ -45,7 +45,11 @@ def register(subparsers) -> None:
         help="a simulated table: the real firmware under MicroPython on a virtual tower",
     )
     parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
-    parser.add_argument("--game", default="stick-stack", help="rule set (default: stick-stack)")
+    parser.add_argument(
+        "--game",
+        default="stick-stack",
+        help="the game: stick-stack (default), bloodsticks or sticks (the rummy card game)",
+    )
     parser.add_argument(
         "--house",
         action="append",
@@ -107,6 +111,8 @@ def open_game(journal: Journal, args) -> tuple[int | None, Game]:
 
 
 def run(args) -> int:
+    if args.speed < 0:
+        raise UserError("--speed must be 0 (as fast as it goes) or more")
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
     say = (lambda text: None) if args.quiet else print
