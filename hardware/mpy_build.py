@@ -22,7 +22,7 @@ from hardware import pinmap as pm
 UNIX_ONLY = {"board_sim.py"}  # the simulated board runs on the unix port only
 # Board drivers, left out of other profiles (hx711_pio.py: the RP2040's PIO reader, if split
 # out of hx711.py).
-BOARD_ONLY = {"pico": {"board_rp2.py", "hx711_pio.py"}}
+BOARD_ONLY = {"pico": {"board_rp2.py", "hx711_pio.py"}, "esp32": {"board_esp32.py"}}
 
 
 class BuildError(Exception):

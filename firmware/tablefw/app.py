@@ -13,7 +13,8 @@
 # board whose samples stopped coming). Each change is a `fault` event; while any part fails the
 # rings blink the fault on their own, whatever the host last showed.
 #
-# The Board interface (board_rp2.RP2Board, board_sim.SimBoard; nothing else touches hardware):
+# The Board interface (board_rp2.RP2Board, board_esp32.ESP32Board, board_sim.SimBoard; nothing
+# else touches hardware):
 #   board.info               dict for the hello: "board" (id), "boot" (8 hex, random per start),
 #                            "reset" (cause), "seats", "cells"
 #   board.config             dict of Detector arguments: counts_per_gram, cell_xy_mm, stick_g,

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "host")]
 
-from link_harness import FakeBoard, now_us, percentile, run_link  # noqa: E402
+from link_harness import FakeBoard, now_us, percentile, run_link, write_all  # noqa: E402
 
 from sticktable.daemon import TableSession  # noqa: E402
 from sticktable.engine import Game, register  # noqa: E402
@@ -89,7 +89,7 @@ def pty_throughput(n: int = 100_000) -> float:
                 except OSError:
                     return
                 if sent < 0 and b'"ping"' in got:
-                    os.write(master, encode(HELLO))
+                    write_all(master, encode(HELLO), "the host")
                     sent = 0
             if w and sent < len(frames):
                 sent += os.write(master, frames[sent : sent + 16384])

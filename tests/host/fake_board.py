@@ -3,7 +3,9 @@
 # the test arrive as link commands: emit (queue n events), noise (write junk to the wire),
 # reboot (exit 3: the test restarts it with a new boot id), hang (stop for ms), plus the
 # ordinary show/arm/stream. Events carry "i", a running index, so tests can check each arrives
-# exactly once and in order.
+# exactly once and in order. emit and reboot may name the boot they are for: the host resends
+# a command the old boot ran but whose answer was lost to the next boot (at-least-once across a
+# reboot, right for show), and a second emit would make more events than the test asked for.
 import select
 import sys
 import time
@@ -37,6 +39,8 @@ def write(frame):
 
 def handler(msg):
     kind = msg["k"]
+    if msg.get("boot", boot) != boot:
+        return None  # meant for an earlier boot: a resend after a reboot (acked, not run)
     if kind == "emit" and msg.get("now"):
         for _ in range(msg.get("n", 1)):  # all at once: what does not fit is lost (a gap)
             link.event("fell", t=time.ticks_ms(), n=1, i=state["i"])
@@ -50,7 +54,7 @@ def handler(msg):
     elif kind == "noise":
         for junk in NOISE:
             write(junk)
-    elif kind == "reboot" and msg.get("boot", boot) == boot:  # not a resend to the next boot
+    elif kind == "reboot":
         state["exit"] = 3
     elif kind == "hang":
         state["hang"] = msg.get("ms", 2500)

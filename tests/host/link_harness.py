@@ -4,6 +4,8 @@ on the master side of a pty; the host opens the slave path like /dev/ttyACM0."""
 from __future__ import annotations
 
 import os
+import re
+import select
 import signal
 import subprocess
 import time
@@ -22,6 +24,7 @@ class FakeBoard:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # like a real CDC port: no echo, no newline translation
         os.set_blocking(self.master, False)  # the board reads what is there, never waits
+        os.set_blocking(self.slave, False)  # our own fd (the host opens the path): bounded writes
         self.path = os.ttyname(self.slave)
         self.size = size
         self.script = script
@@ -62,21 +65,42 @@ class FakeBoard:
 
     def to_host(self, data: bytes) -> None:
         """Bytes on the wire towards the host (as if the board had sent them)."""
-        os.write(self.master, data)
+        write_all(self.master, data, "the host")
 
     def to_board(self, data: bytes) -> None:
         """Bytes on the wire towards the board (as if the host had sent them)."""
-        os.write(self.slave, data)
+        write_all(self.slave, data, "the board")
 
     def close(self) -> str:
         """Stop the board; returns what it wrote to stderr (tracebacks)."""
         self.kill()
-        err = self.proc.stderr.read().decode(errors="replace") if self.proc else ""
-        if self.proc:
+        err = ""
+        if self.proc and not self.proc.stderr.closed:  # run_link may have read it already
+            err = self.proc.stderr.read().decode(errors="replace")
             self.proc.stderr.close()
         os.close(self.master)
         os.close(self.slave)
         return err
+
+
+def write_all(fd: int, data: bytes, reader: str, timeout: float = 10.0) -> None:
+    """Write all of `data` to a non-blocking pty fd, waiting while the pty is full (a slow
+    reader under CPU load); AssertionError if `reader` takes none of it for `timeout` s."""
+    view = memoryview(data)
+    deadline = time.monotonic() + timeout
+    while view:
+        left = deadline - time.monotonic()
+        _, writable, _ = select.select([], [fd], [], max(left, 0))
+        if not writable:
+            raise AssertionError(
+                f"pty full: {reader} read none of the last {len(view)} of {len(data)} bytes "
+                f"within {timeout:g} s"
+            )
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            continue  # room went to another writer (the board shares the master fd)
+        deadline = time.monotonic() + timeout  # progress: the reader is alive
 
 
 def collect(link, want, timeout: float = 10.0, into: list | None = None) -> list[dict]:
@@ -179,6 +203,10 @@ class NoisyWire:
 BOOT_SPAN = 1_000_000  # event indices of boot b start at b * BOOT_SPAN
 
 
+def boot_id(boot: int) -> str:
+    return f"b{boot:07x}"
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -200,14 +228,14 @@ def run_link(
     timeout: float = 300.0,
 ) -> dict:
     """Stream events from a fake board through a damaging wire; faults spread over the run."""
-    board = FakeBoard(boot="b0000000")
+    board = FakeBoard(boot=boot_id(0))
     wire = NoisyWire(board.path, byte_error=byte_error, seed=seed)
     link = BoardLink.open(wire.path, hello_timeout=5)
     seen: dict[int, int] = {}
     timing: list[tuple[float, float]] = []  # (born on the board, delivered) in us
     outages: list[list[float]] = []  # [start, end] us of each cable pull / reboot
     gaps: list[dict] = []
-    generated_before = 0  # by boots that have ended
+    generated = 0  # by boots that have ended, as they said
     boot = 0
     this_boot = 0  # events of the current boot delivered
     remaining = n_events
@@ -230,7 +258,24 @@ def run_link(
             elif msg["k"] == "gap":
                 gaps.append(msg)
 
-    link.send("emit", n=remaining, rate=rate, stamp=1)
+    def stop_board() -> tuple[int, int]:
+        """Reboot the current boot by command (resent until it gets it) and wait for it to exit;
+        (events it generated, its last seq) from what it says on stderr."""
+        link.send("reboot", boot=boot_id(boot))
+        deadline = time.monotonic() + 30
+        while board.proc.poll() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"board {boot_id(boot)} ignored reboot for 30 s")
+            pump()
+        said = board.proc.stderr.read().decode(errors="replace")
+        board.proc.stderr.close()
+        made = re.search(r"generated (\d+)", said)
+        last_seq = re.search(r"'seq': (\d+)", said)
+        if not (made and last_seq):
+            raise AssertionError(f"board {boot_id(boot)} died: {said}")
+        return int(made[1]), int(last_seq[1])
+
+    link.send("emit", n=remaining, rate=rate, stamp=1, boot=boot_id(boot))
     t0 = time.monotonic()
     try:
         while time.monotonic() - t0 < timeout:
@@ -244,29 +289,28 @@ def run_link(
                     time.sleep(0.3)
                     outages[-1][0] += 300_000  # events born before now are stuck anyway
                 else:
-                    link.send("reboot", boot=link.hello["boot"])  # resent until it gets it
-                    while board.proc.poll() is None and time.monotonic() - t0 < timeout:
-                        pump()
-                    said = board.proc.stderr.read().decode()
-                    board.proc.stderr.close()
-                    made = int(said.split("generated")[-1].split()[0])
-                    last_seq = int(said.split("'seq': ")[-1].split(",")[0])
-                    generated_before += made
-                    remaining -= made
+                    made, last_seq = stop_board()
+                    generated += made
+                    remaining -= made  # it may have made them all before the reboot came
+                    prev = f"{boot_id(boot)}:{last_seq}"
                     boot += 1
                     this_boot = 0
-                    old = link.hello["boot"]
-                    board.start(f"b000000{boot}", boot * BOOT_SPAN, prev=f"{old}:{last_seq}")
-                    link.send("emit", n=remaining, rate=rate, stamp=1)
-            if not actions and this_boot >= remaining:
+                    board.start(boot_id(boot), boot * BOOT_SPAN, prev=prev)
+                    link.send("emit", n=remaining, rate=rate, stamp=1, boot=boot_id(boot))
+            # Done once the last boot's events are in and its hello (with the reboot's gap).
+            if not actions and this_boot >= remaining and link.hello["boot"] == boot_id(boot):
                 break
         elapsed = time.monotonic() - t0
+        if elapsed < timeout:
+            generated += stop_board()[0]  # counted by the board: more than asked shows here
+        else:
+            generated += remaining  # what it was asked for; the run failed anyway
         stats = link.stats()
     finally:
         link.close()
         wire.close()
         board.close()
-    sent = generated_before + remaining
+    sent = generated
     latencies = [d - w for w, d in timing]
     # Events whose life [born, delivered] overlaps a fault waited for the fault to pass.
     calm = [d - w for w, d in timing if not any(w <= end and d >= start for start, end in outages)]

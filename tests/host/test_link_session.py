@@ -156,6 +156,24 @@ def test_reboot_reports_a_gap_and_restores_the_display():
     assert pair.events()[-1]["i"] == 99
 
 
+def test_a_command_run_but_unanswered_before_a_reboot_runs_again_on_the_new_boot():
+    # At-least-once across a reboot: the host cannot tell "never got it" from "answer lost",
+    # and the new boot's reply cache is empty. Right for show/stream (the new boot shows and
+    # streams nothing); why the fake board's test-only commands name the boot they are for.
+    pair = Pair()
+    pair.run(3)
+    pair.damage = lambda frame: [] if b'"k":"ack"' in frame and b'"id"' in frame else [frame]
+    show = pair.host.send("show", sc=[3, 1], mode="play")
+    pair.run(100)  # resent for a second: run once, answered from the reply cache, never heard
+    assert [c["id"] for c in pair.commands] == [show] and pair.host.results.get(show) is None
+    pair.damage = lambda frame: [frame]
+    pair.boot("bbbb0002")
+    pair.run(10)
+    assert [c["id"] for c in pair.commands] == [show, show]  # the same id, once per boot
+    assert pair.host.results[show] == "ok"
+    assert pair.events() == [] and pair.events("gap")[0]["n"] == 0
+
+
 def test_stale_acks_from_an_earlier_boot_are_ignored():
     board_out = []
     link = Link(board_out.append, lambda m: None, dict(INFO, boot="cccc0003"))

@@ -121,7 +121,9 @@ def test_startup_says_hello_over_the_pty(host_for):
         assert hello["board"].startswith("sim-") and len(hello["boot"]) == 8
         int(hello["boot"], 16)
         assert hello["seats"] == 4 and hello["cells"] == 4
-        # Acknowledged (wait_for acks what arrives): the board stops resending its hello.
+        # Acknowledged (wait_for acks what arrives): the board stops resending its hello. A
+        # hello sent just before the ack may still come: the first heartbeat follows the ack.
+        host.wait_for(lambda m: m["k"] == "hb")
         with pytest.raises(AssertionError):
             host.wait_for(lambda m: m["k"] == "hello", timeout=1.0)
         # Split writes and a short frame: the firmware reads what is there, never waits for more.
@@ -138,6 +140,9 @@ def test_show_command_changes_the_led_frame(host_for):
     with SimTable(iter(()), META, seats=4) as table:
         host = host_for(table)
         host.wait_for(lambda m: m["k"] == "hello")
+        end = time.monotonic() + TIMEOUT
+        while table.leds is None and time.monotonic() < end:
+            time.sleep(0.01)  # the first frame may trail the hello
         idle = table.leds
         assert idle is not None and len(idle) == 4 * 12 * 3
         host.send("show", id=7, sc=[3, 0, 11, 5], scale=11, turn=2, mode="play", win=[], mk=[])
@@ -200,6 +205,10 @@ def test_arm_stream_and_unknown_commands(host_for):
 
         host.send("arm", id=1)
         assert reply(1)["k"] == "ack"
+        end = time.monotonic() + TIMEOUT
+        # The first 100 samples are processed before the stream starts (a paced board waits
+        # for our acks, which wait_for sends while it reads).
+        host.wait_for(lambda m: table.samples_sent >= 100 or time.monotonic() > end)
         host.send("stream", id=2, on=True)
         assert reply(2)["k"] == "ack"
         gate.set()
