@@ -35,23 +35,18 @@ def sticktable(*args, input=None):
     )
 
 
+def play_bloodsticks(journal: str, typed: str, *house: str):
+    """`sticktable run --sim --game bloodsticks` with the commands piped in."""
+    house_args = [arg for rule in ("first_dropper=host", *house) for arg in ("--house", rule)]
+    return sticktable(
+        "run", "--sim", "--game", "bloodsticks", "--players", "Ann,Bo,Cy", *house_args,
+        "--journal", journal, input=typed,
+    )  # fmt: skip
+
+
 def test_a_bloodsticks_game_at_the_simulated_table(tmp_path):
     journal = str(tmp_path / "j.sqlite")
-    played = sticktable(
-        "run",
-        "--sim",
-        "--game",
-        "bloodsticks",
-        "--players",
-        "Ann,Bo,Cy",
-        "--house",
-        "first_dropper=host",
-        "--house",
-        "entry=totals",
-        "--journal",
-        journal,
-        input=ROUNDS,
-    )
+    played = play_bloodsticks(journal, ROUNDS, "entry=totals")
     assert played.returncode == 0, played.stdout + played.stderr
     assert "match player=Bo" in played.stdout and "fall_out player=Cy" in played.stdout
     standings = json.loads(sticktable("replay", "1", "--journal", journal).stdout)
@@ -64,19 +59,7 @@ def test_a_bloodsticks_game_at_the_simulated_table(tmp_path):
 
 
 def test_an_unfinished_typed_game_exits_non_zero(tmp_path):
-    played = sticktable(
-        "run",
-        "--sim",
-        "--game",
-        "bloodsticks",
-        "--players",
-        "Ann,Bo,Cy",
-        "--house",
-        "first_dropper=host",
-        "--journal",
-        str(tmp_path / "j.sqlite"),
-        input="first Ann\nnonsense words\n",
-    )
+    played = play_bloodsticks(str(tmp_path / "j.sqlite"), "first Ann\nnonsense words\n")
     assert played.returncode == 1
     assert "first_dropper player=Ann" in played.stdout
     assert "nonsense" in played.stdout and "not finished" in played.stdout
