@@ -73,8 +73,12 @@ class GameRow:
 class Journal:
     """A journal file; open it with `Journal(path)` or as a context manager."""
 
-    def __init__(self, path: Path | str | None = None):
+    def __init__(self, path: Path | str | None = None, create: bool = True):
+        """`create=False` (the commands that only read) refuses a journal that is not there,
+        instead of leaving an empty one behind."""
         self.path = Path(path) if path else default_path()
+        if not create and not self.path.exists():
+            raise UserError(f"no journal at {self.path} (no game has been played with it)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, timeout=5)

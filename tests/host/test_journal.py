@@ -77,3 +77,20 @@ def test_games_lists_as_json(tmp_path):
     )
     listed = json.loads(proc.stdout)
     assert listed["players"] == ["Ann", "Bo"] and listed["finished"] is False
+
+
+def test_reading_commands_never_create_a_journal(tmp_path):
+    missing = tmp_path / "not-here" / "j.sqlite"
+    listed = subprocess.run(
+        [sys.executable, "-m", "sticktable", "games", "--journal", str(missing)],
+        capture_output=True,
+        text=True,
+    )
+    assert listed.returncode == 0 and listed.stdout == "no games yet\n"
+    replayed = subprocess.run(
+        [sys.executable, "-m", "sticktable", "replay", "1", "--journal", str(missing)],
+        capture_output=True,
+        text=True,
+    )
+    assert replayed.returncode == 1 and "no journal at" in replayed.stderr
+    assert not missing.parent.exists()

@@ -2,8 +2,9 @@
 
 import json
 import time
+from pathlib import Path
 
-from sticktable.journal import Journal, add_journal_option
+from sticktable.journal import Journal, add_journal_option, default_path
 
 
 def register(subparsers) -> None:
@@ -14,6 +15,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    if not Path(args.journal or default_path()).exists():
+        print("no games yet")
+        return 0
     with Journal(args.journal) as journal:
         rows = journal.games()
     if args.json:
