@@ -33,7 +33,6 @@ POWER_DOWN_US = const(60)  # SCK high longer than this powers the chip down
 SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin (78-92 Hz)
 DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
 STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
-PIO_CHIPS = const(4)  # the PIO program samples 4 consecutive DOUT pins
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
 MISSING = const(-1073741824)  # no reading (tablefw.detect.MISSING: outside any 24-bit value)
 _RAIL_HI = const(0x7FFFFF)

@@ -13,7 +13,6 @@ import json
 from micropython import const
 
 MAX_FRAME = const(512)
-_TILDE = const(0x7E)  # "~": start of a frame
 _STAR = const(0x2A)  # "*": JSON ends, CRC follows
 _BRACE = const(0x7B)  # "{": every payload is a JSON object
 _CR = const(0x0D)

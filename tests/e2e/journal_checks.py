@@ -28,4 +28,5 @@ def assert_no_board_event_twice(journal: str) -> None:
             for boot, seq, decision in db.execute("SELECT boot, seq, decision FROM facts")
             if not decision.startswith("link:")
         ]
+    assert seqs, "no board event was journaled"
     assert len(seqs) == len(set(seqs)), "a board event was journaled twice"

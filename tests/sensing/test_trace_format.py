@@ -47,6 +47,8 @@ def test_empty_fields_and_wild_values_are_data():
     assert samples[1].cells == (8388607, -8388608, 8388607, 4)
     assert samples[1].ax is None
     assert meta["stick_g"] == 8.0
+    _, wild = parse_trace(text("0,1,2,3,4,99999999999,-99999999999,1000"))
+    assert (wild[0].ax, wild[0].ay) == (32767, -32767)  # a wild accelerometer value is held
 
 
 def test_unknown_meta_keys_are_ignored_and_crlf_is_tolerated():
@@ -76,6 +78,10 @@ def test_unknown_meta_keys_are_ignored_and_crlf_is_tolerated():
         (text("10,1,2,3,4,0,0,1000", "10,1,2,3,4,0,0,1000"), "line 4"),
         (text("0,1,2,3,4,0,0,1000", ",1,2,3,4,0,0,1000"), "line 4"),
         (text("0,1,2,3,4,0,0,1000", ""), "line 4"),
+        # Numbers a 32-bit detector cannot hold: refused, never a traceback.
+        (text(meta=dict(META, counts_per_gram=[3e9, 1, 1, 1])), "line 1"),
+        (text(meta=dict(META, zero_counts=[99999999999, 0, 0, 0])), "line 1"),
+        (text("0,1,2,3,4,0,0,1000", "99999999999999,1,2,3,4,0,0,1000"), "line 4"),
     ],
 )
 def test_broken_traces_are_refused_naming_the_line(content, line):

@@ -24,7 +24,8 @@ MIN_SEATS, MAX_SEATS = 2, 8
 # House rules (and the transcript's optional header keys): name -> (default, check, what).
 HOUSE_RULES = {
     "sticks": (36, lambda v: _is_int(v) and v >= 1, "a whole number of at least 1"),
-    "end_score": (11, lambda v: _is_int(v) and v >= 1, "a whole number of at least 1"),
+    # Capped: a larger target is a typo, and would make a simulated game run for hours.
+    "end_score": (11, lambda v: _is_int(v) and 1 <= v <= 999, "a whole number from 1 to 999"),
     "unplaceable": ("to_front", lambda v: v in ("to_front", "to_bag"), '"to_front" or "to_bag"'),
     "foul_penalty": (0, lambda v: _is_int(v) and v >= 0, "a whole number of at least 0"),
     "topple_min_sticks": (1, lambda v: _is_int(v) and v >= 0, "a whole number of at least 0"),

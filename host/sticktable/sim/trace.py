@@ -16,6 +16,8 @@ from sticktable.sim.tower import MAX_COUNTS, MIN_COUNTS, Sample
 
 MAGIC = "# sticktrace 1 "
 REQUIRED = ("cells", "counts_per_gram", "cell_xy_mm", "stick_g")
+MAX_T_MS = 2**31 - 1  # the detector keeps times in 32-bit integers
+MAX_MG = 32767  # an accelerometer reading beyond 32 g is a wild value: held there
 
 
 def header_line(cells: int) -> str:
@@ -75,6 +77,8 @@ def parse_trace(text: str) -> tuple[dict, list[Sample]]:
         t = _int(fields[0], number, "t_ms")
         if t is None:
             raise InputRefused(f"line {number}: t_ms is empty")
+        if t > MAX_T_MS:
+            raise InputRefused(f"line {number}: t_ms {t} is beyond {MAX_T_MS} (24 days)")
         if t <= last_t:
             raise InputRefused(f"line {number}: t_ms {t} is not after {last_t}")
         last_t = t
@@ -82,9 +86,17 @@ def parse_trace(text: str) -> tuple[dict, list[Sample]]:
         for k in range(cells):
             v = _int(fields[1 + k], number, f"lc{k}")
             values.append(None if v is None else max(MIN_COUNTS, min(MAX_COUNTS, v)))
-        accel = [_int(fields[1 + cells + k], number, name) for k, name in enumerate("xyz")]
+        accel = [
+            _clamp(_int(fields[1 + cells + k], number, name), MAX_MG)
+            for k, name in enumerate("xyz")
+        ]
         samples.append(Sample(t, tuple(values), *accel))
     return meta, samples
+
+
+def _clamp(value: int | None, limit: int) -> int | None:
+    """A wild reading is data, not an error: it is held to what the sensor can report."""
+    return None if value is None else max(-limit, min(limit, value))
 
 
 def _strip(line: str) -> str:
@@ -122,8 +134,10 @@ def check_meta(meta, where: str = "") -> dict:
     if not isinstance(cells, int) or isinstance(cells, bool) or not 1 <= cells <= 16:
         raise InputRefused(f"{where}meta 'cells' must be an integer from 1 to 16")
     cpg = meta["counts_per_gram"]
-    if not _numbers(cpg, cells) or any(v == 0 for v in cpg):
-        raise InputRefused(f"{where}meta 'counts_per_gram' must be {cells} non-zero numbers")
+    if not _numbers(cpg, cells) or not all(1e-3 <= abs(v) <= 1e6 for v in cpg):
+        raise InputRefused(
+            f"{where}meta 'counts_per_gram' must be {cells} numbers from 0.001 to 1e6 (sign free)"
+        )
     xy = meta["cell_xy_mm"]
     if not isinstance(xy, list) or len(xy) != cells or not all(_numbers(p, 2) for p in xy):
         raise InputRefused(f"{where}meta 'cell_xy_mm' must be {cells} [x, y] pairs")
@@ -133,8 +147,11 @@ def check_meta(meta, where: str = "") -> dict:
     if not _numbers([rate], 1) or rate <= 0:
         raise InputRefused(f"{where}meta 'rate_hz' must be a positive number")
     zero = meta.get("zero_counts")
-    if zero is not None and not (_numbers(zero, cells) and all(isinstance(v, int) for v in zero)):
-        raise InputRefused(f"{where}meta 'zero_counts' must be {cells} integers")
+    if zero is not None and not (
+        _numbers(zero, cells)
+        and all(isinstance(v, int) and MIN_COUNTS <= v <= MAX_COUNTS for v in zero)
+    ):
+        raise InputRefused(f"{where}meta 'zero_counts' must be {cells} 24-bit integers")
     return meta
 
 
