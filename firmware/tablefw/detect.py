@@ -24,6 +24,8 @@ from array import array
 
 from micropython import const
 
+from tablefw.median import median3
+
 # A cell without a reading. Any value outside the HX711's 24 bits is treated the same. It is
 # -2**30, not -2**31: on a 32-bit port that would be a big int, and reading it out of an
 # array("i") would allocate.
@@ -241,14 +243,7 @@ class Detector:
 
     def _median(self, k):
         med = self._med
-        a = med[k]
-        b = med[k + 1]
-        c = med[k + 2]
-        if a > b:
-            a, b = b, a
-        if b > c:
-            b = c
-        return a if a > b else b
+        return median3(med[k], med[k + 1], med[k + 2])
 
     def _spread(self, count):
         """(max - min) of the last `count` totals."""

@@ -25,6 +25,8 @@ import time
 
 from micropython import const
 
+from tablefw.median import median3
+
 BITS = const(24)
 PULSES_A128 = const(25)  # 24 data bits + 1: channel A, gain 128
 PULSES_B32 = const(26)
@@ -215,13 +217,6 @@ class Validator:
             if count < 3:
                 out[i] = v  # not three yet: the newest
             else:
-                a = hist[k]
-                b = hist[k + 1]
-                c = hist[k + 2]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b = c
-                out[i] = a if a > b else b
+                out[i] = median3(hist[k], hist[k + 1], hist[k + 2])
             ok |= 1 << i
         return ok
