@@ -3,6 +3,8 @@
 # only (no output, no pull-up). Pin levels and I2C registers are plain data tests set;
 # `hooks` routes a pin to an object whose value() stands for it (e.g. fake_hx711 pins).
 # Nothing here allocates once made (pin reads, I2C reads, IRQ calls): heap_lock tests use it.
+from fake_lis3dh_bus import LIS3DHBus
+
 PWRON_RESET = 1
 HARD_RESET = 2
 WDT_RESET = 3
@@ -50,29 +52,14 @@ class Pin:
         levels[self.n] = v
 
 
-class I2C:
-    # A LIS3DH at 0x18 on the bus; `dead` makes every transfer fail.
-    regs = bytearray(0x40)
-    dead = False
+class I2C(LIS3DHBus):
+    # The LIS3DH of fake_lis3dh_bus; `I2C.dead = True` makes every transfer fail.
+    errno = 19  # ENODEV, as the ESP32 port says for a device that NACKs
     made = []
 
     def __init__(self, bus_id, scl=None, sda=None, freq=400000):
         I2C.made.append((bus_id, scl.n if scl else None, sda.n if sda else None, freq))
-        I2C.regs[0x0F] = 0x33
-
-    def _check(self, addr):
-        if I2C.dead or addr != 0x18:
-            raise OSError(19)  # ENODEV, as the ESP32 port says for a device that NACKs
-
-    def readfrom_mem_into(self, addr, reg, buf):
-        self._check(addr)
-        start = reg & 0x7F
-        for i in range(len(buf)):
-            buf[i] = I2C.regs[start + (i if reg & 0x80 else 0)]
-
-    def writeto_mem(self, addr, reg, data):
-        self._check(addr)
-        I2C.regs[reg] = data[0]
+        self._reset()
 
 
 class WDT:

@@ -1,4 +1,6 @@
 # Fake `machine` for importing tablefw.board_rp2 on the unix port (tests only).
+from fake_lis3dh_bus import LIS3DHBus
+
 PWRON_RESET = 1
 WDT_RESET = 3
 levels = {}  # pin number -> level read back (tests set buttons here)
@@ -27,27 +29,10 @@ class Pin:
         levels[self.n] = v
 
 
-class I2C:
-    # A LIS3DH at 0x18 on the bus; `dead` makes every transfer fail.
-    regs = bytearray(0x40)
-    dead = False
-
+class I2C(LIS3DHBus):
+    # The LIS3DH of fake_lis3dh_bus; `I2C.dead = True` makes every transfer fail.
     def __init__(self, bus_id, sda=None, scl=None, freq=0):
-        I2C.regs[0x0F] = 0x33
-
-    def _check(self, addr):
-        if I2C.dead or addr != 0x18:
-            raise OSError(5)
-
-    def readfrom_mem_into(self, addr, reg, buf):
-        self._check(addr)
-        start = reg & 0x7F
-        for i in range(len(buf)):
-            buf[i] = I2C.regs[start + (i if reg & 0x80 else 0)]
-
-    def writeto_mem(self, addr, reg, data):
-        self._check(addr)
-        I2C.regs[reg] = data[0]
+        self._reset()
 
 
 class WDT:
