@@ -1,5 +1,6 @@
-"""The stick lists: numbered as the spec says, seed text verbatim, and per stick a correct
-lay-down that passes and a near miss that fails."""
+"""The stick lists: numbered as the spec says, the original rule text verbatim (kept in the
+repository under host/docs/sources/), and per stick a correct lay-down that passes and a near
+miss that fails."""
 
 from pathlib import Path
 
@@ -9,8 +10,10 @@ from sticktable.games.rummy.laydown import check_stick
 from sticktable.games.rummy.settings import PRESETS
 from sticktable.games.rummy.sticks import bag_contents, stick_list
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
-SEED_FILES = {
+# The repository root: the test reads nothing outside it.
+REPO = next(p for p in Path(__file__).resolve().parents if (p / "host" / "docs").is_dir())
+SOURCES = REPO / "host" / "docs" / "sources"
+SOURCE_FILES = {
     "classic": "sticks-card-game-52-sticks.txt",
     "tries": "sticks-card-game-42-sticks.txt",
 }
@@ -134,8 +137,8 @@ def test_numbering_and_bags():
 
 
 @pytest.mark.parametrize("preset", ["classic", "tries"])
-def test_texts_are_the_seed_verbatim(preset):
-    seed = " ".join((SEEDS / SEED_FILES[preset]).read_text(encoding="utf-8").split())
+def test_texts_are_the_source_verbatim(preset):
+    seed = " ".join((SOURCES / SOURCE_FILES[preset]).read_text(encoding="utf-8").split())
     for stick in stick_list(preset):
         assert stick.text in seed, stick.number
 
