@@ -179,6 +179,7 @@ def rules_latency(n: int, rate: int, timeout: float = 120.0) -> dict:
                     if session.on_board(msg) and msg["k"] == "fell":
                         to_host.append(delivered - msg["w"])
                         to_rules.append(now_us() - msg["w"])
+                    link.commit(msg)  # journaled: acknowledge it
         finally:
             link.close()
             board.close()

@@ -110,6 +110,7 @@ def collect(link, want, timeout: float = 10.0, into: list | None = None) -> list
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got.extend(link.poll(0.02))
+        link.commit()
         if want(got):
             break
     return got
@@ -257,6 +258,7 @@ def run_link(
                         outages[-1][1] = msg["w"]  # first event born after the fault: over
             elif msg["k"] == "gap":
                 gaps.append(msg)
+        link.commit()
 
     def stop_board() -> tuple[int, int]:
         """Reboot the current boot by command (resent until it gets it) and wait for it to exit;

@@ -118,7 +118,7 @@ def test_calibrate_recovers_the_simulated_gains(seed, tmp_path, answers, capsys)
     plate = SimPlate(seed, 200.0)
     cal_file = tmp_path / "calibration.json"
     with SimTable(plate.samples(), plate.meta(cal_file)) as table:
-        link = BoardLink.open(table.port, hello_timeout=20)
+        link = BoardLink.open(table.port, hello_timeout=20, ack_on_poll=True)
         try:
             before = _after_boot_tare(link)
             cal = walk(link, 200.0, 4, yes=True, plate=plate)
@@ -155,7 +155,7 @@ def test_the_stored_calibration_outlives_a_restart_and_tare_works(tmp_path):
     }
     cal_file.write_text(json.dumps(stored))
     with SimTable(plate.samples(), plate.meta(cal_file)) as table:
-        link = BoardLink.open(table.port, hello_timeout=20)
+        link = BoardLink.open(table.port, hello_timeout=20, ack_on_poll=True)
         try:
             first = query(link)
             end = time.monotonic() + 1.0

@@ -251,7 +251,7 @@ def run(args) -> int:
         simulated(args.seed, args.mass) if args.sim else contextlib.nullcontext((args.port, None))
     )
     with opener as (port, plate):
-        link = BoardLink.open(port, hello_timeout=args.hello_timeout)
+        link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
         try:
             cal = walk(link, args.mass, args.sticks, args.yes, plate)
         finally:

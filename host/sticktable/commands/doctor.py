@@ -157,7 +157,7 @@ def run(args) -> int:
 
     opener = simulated_port() if args.sim else contextlib.nullcontext(args.port)
     with opener as port:
-        link = BoardLink.open(port, hello_timeout=args.hello_timeout)
+        link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
         try:
             problems = diagnose(link)
         finally:

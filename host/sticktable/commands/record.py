@@ -33,7 +33,7 @@ def run(args) -> int:
     meta = _load_meta(args.meta) if args.meta else None
     from sticktable.link import BoardLink
 
-    link = BoardLink.open(args.port, hello_timeout=args.hello_timeout)
+    link = BoardLink.open(args.port, hello_timeout=args.hello_timeout, ack_on_poll=True)
     try:
         if meta is None:
             meta = _board_meta(link)

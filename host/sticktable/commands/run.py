@@ -150,6 +150,7 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
         for message in link.poll(POLL_S):
             session.on_board(message)
             rounds_told = tell_rounds(session, rounds_told)
+        link.commit()  # journaled (each fact is its own transaction): the board may forget them
         if keys is not None:
             for line in keys.lines():
                 session.on_key(line)
@@ -165,6 +166,7 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
                     break
     for message in link.poll(POLL_S):
         session.on_board(message)
+    link.commit()
     tell_rounds(session, rounds_told)
     if sim is not None:
         time.sleep(0.2)  # the game-over frame

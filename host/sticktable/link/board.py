@@ -3,6 +3,8 @@
     link = BoardLink.open("/dev/ttyACM0")     # or open(None): find the board by USB id
     link.hello                                 # the board's hello (proto, fw, board, boot, ...)
     for msg in link.poll(0.02): ...            # board messages in order, each once
+        journal(msg)
+    link.commit()                              # journaled: now the board may forget them
     cid = link.send("show", sc=[1, 2], ...)    # a command; link.result(cid) -> None/"ok"/"err: ..."
     link.close()
 
@@ -10,9 +12,14 @@
 samples, and messages made by the link itself (marked `"src": "host"`): `gap` (events that can
 no longer arrive: a reboot, with `n` = how many the board had announced and we never got),
 `link` (`up` False/True: the board went silent / speaks again, or the port vanished and came
-back), and `err` (a command the board refused). Events returned by one `poll()` are acknowledged
-to the board at the next `poll()` call: process (journal) them before polling again, and an
-event is never acknowledged before the daemon had it.
+back), and `err` (a command the board refused).
+
+Nothing is acknowledged to the board before the daemon says it has journaled it: `commit()`
+acknowledges the board events `poll()` has returned so far (`commit(msg)`: up to that event),
+and `poll()` never acknowledges anything by itself, not even the events that arrived in the
+same read as the hello. A daemon killed between `poll()` and `commit()` loses nothing: the board
+still holds the events and resends them to the next run. Tools that journal nothing (doctor,
+record, calibrate) open the link with `ack_on_poll=True`: whatever `poll()` returns is acked.
 """
 
 from __future__ import annotations
@@ -20,14 +27,13 @@ from __future__ import annotations
 import logging
 import select
 import time
-from collections.abc import Iterator
 
 import serial
 
 from sticktable.errors import UserError
 
 from .port import explain, find_board, open_port
-from .session import HostSession, ProtocolMismatch
+from .session import UNSEQUENCED, HostSession, ProtocolMismatch
 
 log = logging.getLogger(__name__)
 CHUNK = 65536
@@ -36,12 +42,21 @@ RECONNECT_MAX_S = 2.0
 
 
 class BoardLink:
-    def __init__(self, port: str, *, resume: tuple[str, int] | None = None, clock=time.monotonic):
+    def __init__(
+        self,
+        port: str,
+        *,
+        resume: tuple[str, int] | None = None,
+        clock=time.monotonic,
+        ack_on_poll: bool = False,
+    ):
         self.port = port
+        self.ack_on_poll = ack_on_poll
         self._clock = clock
         self.session = HostSession(self._write, clock, resume=resume)
         self._ser: serial.Serial | None = None
         self._backlog: list[dict] = []
+        self._returned: tuple[str | None, int] | None = None  # last event poll() handed out
         self._retry_at = 0.0
         self._retry_s = RECONNECT_FIRST_S
         self.reconnects = 0
@@ -55,9 +70,10 @@ class BoardLink:
         hello_timeout: float = 3.0,
         resume: tuple[str, int] | None = None,
         serial_number: str | None = None,
+        ack_on_poll: bool = False,
     ) -> BoardLink:
         """Open the port (found by USB id if None) and wait for the board's hello."""
-        link = cls(port or find_board(serial_number), resume=resume)
+        link = cls(port or find_board(serial_number), resume=resume, ack_on_poll=ack_on_poll)
         link._ser = open_port(link.port)
         try:
             link.wait_hello(hello_timeout)
@@ -109,17 +125,29 @@ class BoardLink:
         return f"{seen} bytes received, none of them a protocol frame (wrong program or speed?)"
 
     def poll(self, timeout: float = 0.0) -> list[dict]:
-        """Messages that arrived, waiting up to `timeout` s for the first; acks the last batch."""
-        self.session.commit()
+        """Messages that arrived, waiting up to `timeout` s for the first. Acknowledges nothing
+        (see `commit()`), unless the link was opened with `ack_on_poll`."""
         out, self._backlog = self._backlog, []
         self._pump(0.0 if out else timeout, out)
         out.extend(self.session.tick())
+        for msg in out:
+            if msg.get("k") == "hello" and msg.get("src") is None:
+                self._returned = (msg.get("boot"), 0)
+            elif is_event(msg):
+                self._returned = (self.session.boot, msg["s"])
+        if self.ack_on_poll:
+            self.commit()
         return out
 
-    def events(self, poll_s: float = 0.05) -> Iterator[dict]:
-        """Board messages forever, one at a time (each acked once the next batch is fetched)."""
-        while True:
-            yield from self.poll(poll_s)
+    def commit(self, upto: dict | None = None) -> None:
+        """The daemon has journaled the board events `poll()` returned so far (or up to and
+        including the event `upto`): acknowledge them, so the board forgets them."""
+        if upto is not None and not is_event(upto):
+            upto = None
+        if self._returned is None or self._returned[0] != self.session.boot:
+            return  # nothing of the board's current boot was handed out yet
+        seq = self._returned[1] if upto is None else min(upto["s"], self._returned[1])
+        self.session.commit(seq)
 
     def send(self, kind: str, **fields) -> int:
         """Send a command (show, arm, stream); returns its id (resent until answered)."""
@@ -137,6 +165,8 @@ class BoardLink:
         }
 
     def close(self) -> None:
+        """Close the port. Events returned but not committed stay unacknowledged: the board
+        resends them to the next host."""
         if self._ser is not None:
             try:
                 self._ser.close()
@@ -212,3 +242,10 @@ class BoardLink:
         self.reconnects += 1
         self.session.decoder.reset()
         self.session.ping()  # the hello tells us whether the board rebooted meanwhile
+
+
+def is_event(msg: dict) -> bool:
+    """A sequenced board event (what the board numbers, resends and needs acknowledged)."""
+    return (
+        msg.get("src") is None and isinstance(msg.get("s"), int) and msg.get("k") not in UNSEQUENCED
+    )

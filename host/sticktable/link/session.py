@@ -18,6 +18,8 @@ from .codec import PROTO
 HOST_KINDS = frozenset(
     {"show", "arm", "stream", "ping", "calq", "tare"}
 )  # not "cal": the board reports with it too
+# Board kinds that are not events: never numbered on their own, never resent, never acked.
+UNSEQUENCED = frozenset({"hello", "hb", "ack", "err", "raw"})
 HB_S = 0.5  # host heartbeat (an ack frame) when nothing else was sent for this long
 BOARD_TIMEOUT_S = 2.0  # board heartbeats every 0.5 s; silent this long = link down
 RESEND_S = 0.25  # first resend of an unanswered command; doubles up to RESEND_MAX_S
