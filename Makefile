@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 STUBS := $(VENV)/stubs/.installed
 
-.PHONY: all setup demo test bench lint firmware flash hardware stubs clean
+.PHONY: all setup demo test bench lint firmware flash hardware stubs screenshots clean
 
 all: test
 
@@ -25,8 +25,18 @@ demo: $(STAMP)
 		--journal $(VENV)/demo-journal.sqlite
 
 # Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py).
-test: $(STAMP) $(STUBS)
+test: $(STAMP) $(STUBS) $(CHROMIUM)
 	$(BIN)/python -m pytest -q tests
+
+# The web console's browser tests drive Debian's chromium (never a browser download); as root
+# (CI) it is installed when missing, otherwise this fails loudly and so do the tests.
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+# The README's pictures of the web console, taken by its browser tests.
+screenshots: $(STAMP) $(CHROMIUM)
+	STICKTABLE_SCREENSHOTS=host/docs/screenshots $(BIN)/python -m pytest -q tests/web
 
 bench: $(STAMP)
 	@for b in tests/bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -4,7 +4,7 @@ import json
 import time
 from pathlib import Path
 
-from sticktable.journal import Journal, add_journal_option, default_path
+from sticktable.journal import GameRow, Journal, add_journal_option, default_path
 
 
 def register(subparsers) -> None:
@@ -22,19 +22,7 @@ def run(args) -> int:
         rows = journal.games()
     if args.json:
         for row in rows:
-            print(
-                json.dumps(
-                    {
-                        "id": row.id,
-                        "game": row.game,
-                        "players": row.header.get("players", []),
-                        "source": row.source,
-                        "created": row.created,
-                        "finished": row.finished is not None,
-                        "events": row.events,
-                    }
-                )
-            )
+            print(json.dumps(row_json(row)))
         return 0
     if not rows:
         print("no games yet")
@@ -46,3 +34,16 @@ def run(args) -> int:
         players = ", ".join(row.header.get("players", []))
         print(f"{row.id:>4}  {started:16}  {row.game:12}  {status:11}  {row.events:>6}  {players}")
     return 0
+
+
+def row_json(row: GameRow) -> dict:
+    """A journal's game as `games --json` prints it (the web console lists the same)."""
+    return {
+        "id": row.id,
+        "game": row.game,
+        "players": row.header.get("players", []),
+        "source": row.source,
+        "created": row.created,
+        "finished": row.finished is not None,
+        "events": row.events,
+    }
