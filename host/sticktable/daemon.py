@@ -13,9 +13,8 @@ import json
 import random
 from collections.abc import Callable
 
-from sticktable.engine import Game, RuleError
+from sticktable.engine import ArmBoard, Display, Effect, Game, RuleError
 from sticktable.journal import Journal
-from sticktable.keyvalue import parse_pairs
 
 # Board messages that are link housekeeping, not facts about the table.
 LINK_KINDS = {"hb", "ack", "raw"}
@@ -32,14 +31,6 @@ keys (one command per line):
                             a sensor fault): play goes on
   show                      the standings so far
   help                      this text"""
-
-
-def parse_key_value(words: list[str]) -> dict:
-    """`fell count=2` -> {"type": "fell", "count": 2}; numbers become ints."""
-    try:
-        return {"type": words[0], **parse_pairs(words[1:])}
-    except ValueError as err:
-        raise RuleError(str(err)) from None
 
 
 class TableSession:
@@ -61,7 +52,8 @@ class TableSession:
         self.say = say
         self.rng = rng or random.SystemRandom()  # outcomes are journaled: no seed needed
         self.boot: str | None = None
-        self.last_display: dict | None = None
+        self.last_display: Display | None = None
+        self.effects: list[Effect] = []  # what the table must do once the display is sent
         # Why play is paused (a sensor fault, events lost in a reboot): board facts are
         # journaled but not applied until the fault clears or the referee types `ok`.
         self.holds: dict[str, str] = {}
@@ -138,7 +130,7 @@ class TableSession:
         try:
             if words[0] == "help":
                 self.say(KEY_HELP)
-                self.say(getattr(self.game.rules, "keys_help", ""))
+                self.say(self.game.rules.keys_help)
                 return []
             if words[0] == "ok":
                 self.say(f"          referee: play goes on ({'; '.join(self.holds) or 'no pause'})")
@@ -167,10 +159,8 @@ class TableSession:
                 events = [self._correction(int(words[1]), replacement, "fix")]
             elif line.lstrip().startswith("{"):
                 events = [{**json.loads(line), "src": "key"}]
-            elif hasattr(self.game.rules, "parse_key"):
-                events = [{**self.game.rules.parse_key(line), "src": "key"}]
             else:
-                events = [{**parse_key_value(words), "src": "key"}]
+                events = [{**self.game.rules.parse_key(line), "src": "key"}]
         except (RuleError, ValueError) as err:
             self.say(f"  key: {line.strip()}: {err}")
             return []
@@ -210,7 +200,7 @@ class TableSession:
             if event is None:
                 return drawn
             event = {**event, "src": "chance"}
-            self.game.apply(event)
+            self.effects += self.game.step(event)
             self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
             drawn.append(event)
         return drawn
@@ -220,7 +210,7 @@ class TableSession:
         applied = []
         for event in events:
             try:
-                self.game.apply(event)
+                self.effects += self.game.step(event)
             except RuleError as err:
                 done = "; ".join(describe_event(e) for e in applied)
                 return applied, (done + "; " if done else "") + f"refused: {err}"
@@ -234,34 +224,20 @@ class TableSession:
     # -- output ----------------------------------------------------------------------------
 
     def sync_display(self) -> None:
-        """Send the rings what the rules say they should show, when that changed."""
+        """Send the rings what the rules say they should show, when that changed; then do
+        what the events asked of the table (arm the board at a new round)."""
         display = self.game.rules.display(self.game.state)
-        if self.holds and display.get("mode") != "over":
+        if self.holds and display.mode != "over":
             faulty = any(key.startswith("fault:") for key in self.holds)
-            display = {**display, "mode": "fault" if faulty else "paused"}
-        if display == self.last_display or self.send is None:
+            display = display.with_mode("fault" if faulty else "paused")
+        effects, self.effects = self.effects, []
+        if self.send is None:
             return
-        rebuilt = self.last_display is not None and display.get("round") != self.last_display.get(
-            "round"
-        )
-        self.last_display = display
-        self.send("show", **wire_display(display))
-        if rebuilt:
+        if display != self.last_display:
+            self.last_display = display
+            self.send("show", **display.wire())
+        if any(isinstance(effect, ArmBoard) for effect in effects):
             self.send("arm")  # a new round: the tower is empty and still, re-baseline
-
-
-def wire_display(display: dict) -> dict:
-    """The display as the `show` command carries it (short keys, see PROTOCOL.md)."""
-    fields = {
-        "sc": list(display.get("scores", [])),
-        "scale": display.get("scale", 0),
-        "turn": display.get("turn"),
-        "mode": display.get("mode", "idle"),
-        "win": list(display.get("win", [])),
-    }
-    if display.get("marks"):
-        fields["mk"] = list(display["marks"])
-    return fields
 
 
 def describe_fact(fact: dict) -> str:

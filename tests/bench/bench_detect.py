@@ -58,7 +58,10 @@ def one_game(job):
     without = evaluate(truth, run_detector(meta, samples), label + " (no zero)")
     played = play_through(game.header, meta, samples, len(game.players)).standings()
     expected = game.expected_standings()
-    exact = played["finished"] and all(played[k] == expected[k] for k in ("totals", "winners"))
+    exact = played.finished and (played.totals, played.winners) == (
+        expected.totals,
+        expected.winners,
+    )
     return with_zero, without, exact, samples[-1].t_ms
 
 

@@ -31,7 +31,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "host")]
 from link_harness import FakeBoard, now_us, percentile, run_link, write_all  # noqa: E402
 
 from sticktable.daemon import TableSession  # noqa: E402
-from sticktable.engine import Game, register  # noqa: E402
+from sticktable.engine import Display, Game, RuleSet, Standings, Turn, register  # noqa: E402
 from sticktable.journal import Journal  # noqa: E402
 from sticktable.link import PROTO, BoardLink, HostSession  # noqa: E402
 from sticktable.link.codec import encode  # noqa: E402
@@ -113,18 +113,21 @@ def pty_throughput(n: int = 100_000) -> float:
     return n / elapsed
 
 
-class Tally:
+def _tally_fall(state, event):
+    state["fell"] += event["count"]
+
+
+class Tally(RuleSet):
     """The smallest rule set: every `fell` fact is one applied event (the latency figure is the
     daemon's path, not a game's rule logic)."""
 
     name = "bench-tally"
+    title = "Tally"
+    phases = ("play",)
+    handlers = {"fell": _tally_fall}
 
     def initial(self, header):
         return {"fell": 0}
-
-    def apply(self, state, event):
-        state["fell"] += event["count"]
-        return state
 
     def check(self, state):
         pass
@@ -132,20 +135,20 @@ class Tally:
     def finished(self, state):
         return False
 
+    def turn(self, state):
+        return Turn("play")
+
     def standings(self, state):
-        return dict(state)
+        return Standings(finished=False, totals={"bench": state["fell"]}, winners=[])
 
     def legal_actions(self, state, player=None):
-        return []
+        return [{"type": "fell", "count": 1}]
 
     def view(self, state, player=None):
         return dict(state)
 
     def display(self, state):
-        return {"scores": [0], "scale": 11, "turn": None, "mode": "play", "win": [], "round": 1}
-
-    def chance(self, state, rng):
-        return None
+        return Display(scores=(0,), scale=11, mode="play")
 
     def interpret(self, state, fact):
         return [{"type": "fell", "count": fact.get("n", 1)}] if fact.get("k") == "fell" else []

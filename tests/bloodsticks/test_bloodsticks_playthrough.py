@@ -91,8 +91,8 @@ def check_moment(game: Game) -> None:
             for event in events:
                 rules.apply(copy.deepcopy(state), event)
     shown = rules.display(state)
-    assert len(shown["scores"]) == len(shown["marks"]) == len(state["players"])
-    assert shown["mode"] in ("idle", "play", "over")
+    assert len(shown.scores) == len(shown.marks) == len(state["players"])
+    assert shown.mode in ("idle", "play", "over")
 
 
 @pytest.mark.parametrize("seed", SEEDS)

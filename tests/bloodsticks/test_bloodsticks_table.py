@@ -6,8 +6,13 @@ import random
 import pytest
 from bloodsticks_helpers import layout, new_game, play_round, random_game
 
-from sticktable.engine import Game, RuleError, get_rules
-from sticktable.games.bloodsticks.rules import MARK_COUNTER, MARK_FELL_OUT, MARK_TO_ANSWER
+from sticktable.engine import Game, InvariantError, RuleError, get_rules
+from sticktable.games.bloodsticks.rules import (
+    LISTED_BETS,
+    MARK_COUNTER,
+    MARK_FELL_OUT,
+    MARK_TO_ANSWER,
+)
 
 
 def betting_game():
@@ -55,29 +60,27 @@ def test_display_scores_turn_marks_pot_and_the_winner():
     game = betting_game()
     game.apply({"type": "fall_out", "player": "Cy"})
     shown = game.rules.display(game.state)
-    assert shown["turn"] == 0 and shown["mode"] == "play" and shown["pot"] == 2
-    assert shown["round"] == 1
-    assert shown["marks"] == [0, MARK_COUNTER | MARK_TO_ANSWER, MARK_FELL_OUT]
+    assert shown.turn == 0 and shown.mode == "play" and game.standings().pot == 2
+    assert shown.marks == (0, MARK_COUNTER | MARK_TO_ANSWER, MARK_FELL_OUT)
     game.apply({"type": "match", "player": "Bo"})
     game.apply({"type": "drop", "style": "low"})
     game.apply({"type": "layout", "sticks": layout(game, **{"Bo-1": {"posture": "thin"}})})
     game.apply({"type": "confirm"})
     shown = game.rules.display(game.state)
-    assert shown["scores"] == [2, 3, 0] and shown["turn"] == 1  # Bo drops next
-    assert shown["round"] == 2
+    assert shown.scores == (2, 3, 0) and shown.turn == 1  # Bo drops next
     play_round(game)  # Bo's round: Ann counts; then Ann is next again: the end
     shown = game.rules.display(game.state)
-    assert shown["mode"] == "over" and shown["win"] == [1] and shown["turn"] is None
-    assert shown["pot"] == 0 and shown["marks"] == [0, 0, MARK_FELL_OUT]
-    assert shown["scale"] >= max(shown["scores"])
+    assert shown.mode == "over" and shown.win == (1,) and shown.turn is None
+    assert game.standings().pot == 0 and shown.marks == (0, 0, MARK_FELL_OUT)
+    assert shown.scale >= max(shown.scores)
 
 
 def test_display_is_idle_until_the_first_dropper_is_chosen():
     game = new_game(first_dropper="host")
-    assert game.rules.display(game.state)["mode"] == "idle"
+    assert game.rules.display(game.state).mode == "idle"
 
 
-def test_legal_actions_per_player_and_templates():
+def test_legal_actions_per_player_are_concrete_events():
     game = betting_game()
     rules = game.rules
     assert rules.legal_actions(game.state, "Ann") == []
@@ -92,11 +95,10 @@ def test_legal_actions_per_player_and_templates():
     challenge = new_game(("Ann", "Bo"), variant="challenge", first_dropper="host")
     challenge.apply({"type": "first_dropper", "player": "Ann"})
     challenge.apply({"type": "collect"})
-    (template,) = rules.legal_actions(challenge.state, "Ann")
-    assert template["amount"] is None and template["fill"] == ["amount"]
-    with pytest.raises(RuleError):
-        challenge.apply({k: v for k, v in template.items() if k != "fill"})
-    challenge.apply({"type": "bet", "amount": 1000})  # no cap in a challenge
+    listed = rules.legal_actions(challenge.state, "Ann")
+    assert [a["amount"] for a in listed] == list(range(1, 1 + LISTED_BETS))
+    assert all(rules.is_legal(challenge.state, a) for a in listed)
+    challenge.apply({"type": "bet", "amount": 1000})  # no cap in a challenge: listed or not
 
 
 def test_view_shows_the_drop_sticks_and_the_players_actions():
@@ -117,7 +119,8 @@ def test_view_shows_the_drop_sticks_and_the_players_actions():
         "Cy": ["Cy-1", "Cy-2"],
     }
     assert view["extras"] == ["blood", "henki"] and view["pot"] == 6
-    assert [a["type"] for a in view["actions"]] == ["layout"]  # Bo is the counter
+    assert {a["type"] for a in view["actions"]} == {"layout"}  # Bo is the counter
+    assert all(game.rules.is_legal(game.state, a) for a in view["actions"])
     assert game.rules.view(game.state, "Cy")["actions"] == []
 
 
@@ -233,7 +236,7 @@ def test_a_game_journaled_as_header_and_events_is_rebuilt_identically():
     game, _ = random_game({"game": "bloodsticks", "players": ["Ann", "Bo", "Cy", "Dee"]}, seed=9)
     again = Game(dict(game.header), [dict(e) for e in game.events])
     assert again.state == game.state and again.standings() == game.standings()
-    assert again.standings()["finished"] is True
+    assert again.standings().finished is True
 
 
 @pytest.mark.parametrize(
@@ -254,5 +257,5 @@ def test_check_catches_a_coin_or_a_point_out_of_place(tamper):
     state = copy.deepcopy(next(s for s in states if s["rounds"] and s["bet"]))
     game.rules.check(state)
     tamper(state)
-    with pytest.raises(AssertionError):
+    with pytest.raises(InvariantError):
         game.rules.check(state)

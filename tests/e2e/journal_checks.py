@@ -17,7 +17,7 @@ def assert_scored_as_scripted(journal: str, script) -> None:
     standings = json.loads(replayed.stdout)
     expected = script.expected_standings()
     assert standings["finished"] is True
-    assert (standings["totals"], standings["winners"]) == (expected["totals"], expected["winners"])
+    assert (standings["totals"], standings["winners"]) == (expected.totals, expected.winners)
 
 
 def assert_no_board_event_twice(journal: str) -> None:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from sticktable.daemon import TableSession, parse_key_value, wire_display
-from sticktable.engine import Game, RuleError
+from sticktable.daemon import TableSession
+from sticktable.engine import Display, Game, RuleError, get_rules
 from sticktable.journal import Journal
 
 HEADER = {"game": "stick-stack", "players": ["Ann", "Bo", "Cy"]}
@@ -82,16 +82,15 @@ def test_refused_keys_leave_the_log_alone(table):
     assert len(said) == 3 and all("refused" in s or "usage" in s or "expected" in s for s in said)
 
 
-def test_parse_key_value():
-    assert parse_key_value(["fell", "count=2"]) == {"type": "fell", "count": 2}
+def test_typed_key_value_commands():
+    rules = get_rules("stick-stack")
+    assert rules.parse_key("fell count=2") == {"type": "fell", "count": 2}
     with pytest.raises(RuleError):
-        parse_key_value(["fell", "2"])
+        rules.parse_key("fell 2")
 
 
 def test_wire_display_uses_short_keys():
-    shown = wire_display(
-        {"scores": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "marks": [0, 1]}
-    )
+    shown = Display(scores=(1, 2), scale=11, turn=1, mode="play", marks=(0, 1)).wire()
     assert shown == {"sc": [1, 2], "scale": 11, "turn": 1, "mode": "play", "win": [], "mk": [0, 1]}
 
 

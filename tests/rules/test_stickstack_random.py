@@ -57,11 +57,11 @@ def check_invariants(game: Game, before: dict) -> None:
     assert all(now >= then for now, then in zip(state["totals"], before["totals"], strict=True))
     shown = rules.display(state)
     seats = len(state["players"])
-    assert len(shown["scores"]) == seats and shown["scale"] == settings["end_score"]
-    assert shown["turn"] is None or 0 <= shown["turn"] < seats
-    assert shown["mode"] in MODES and set(shown["win"]) <= set(range(seats))
-    assert (shown["mode"] == "over") == game.finished == bool(shown["win"])
-    json.dumps([rules.view(state), rules.standings(state)])  # JSON-safe for the UI
+    assert len(shown.scores) == seats and shown.scale == settings["end_score"]
+    assert shown.turn is None or 0 <= shown.turn < seats
+    assert shown.mode in MODES and set(shown.win) <= set(range(seats))
+    assert (shown.mode == "over") == game.finished == bool(shown.win)
+    json.dumps([rules.view(state), rules.standings(state).to_json()])  # JSON-safe for the UI
     assert rules.chance(state, random.Random(0)) is None
     everyone = rules.legal_actions(state)
     for player in state["players"]:
@@ -94,8 +94,8 @@ def test_random_game_keeps_invariants_and_replays(seed):
     game, states = play_random(seed)
     assert game.replay() == game.state
     assert Game(game.header, game.events).state == game.state
-    winners = game.standings()["winners"]
-    totals = game.standings()["totals"]
+    winners = game.standings().winners
+    totals = game.standings().totals
     assert winners and all(totals[w] == min(totals.values()) for w in winners)
     # The transcript export says the same.
     assert result(read_game(to_lines(game.header, game.events))) == result(game)

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from sticktable.engine import RuleError
+from sticktable.engine import Display, InvariantError, RuleError
 from sticktable.games.stickstack import RULES, blocked
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def scores(game, index=-1):
-    return game.standings()["rounds"][index]["scores"]
+    return game.standings().rounds[index].scores
 
 
 # --- ruling 1: seats and first players ---------------------------------------------------
@@ -79,11 +79,11 @@ def test_ruling_02_both_empty_round_ends_no_more_sticks_before_their_turn(ss):
     with pytest.raises(RuleError, match="it is Bo's turn, not Ann's"):
         game.apply(ss.event("Ann bag"))  # the round ended before Ann's turn: round 2 is Bo's
     game.apply(ss.event("Bo bag"))
-    assert game.standings()["rounds"] == [
+    assert game.summary()["rounds"] == [
         {"scores": {"Ann": 0, "Bo": 2}, "ended_by": "no_more_sticks", "toppler": None}
     ]
     closed_by_event = ss.play(steps + ["end_round"], players=["Ann", "Bo"], sticks=3)
-    assert closed_by_event.standings()["totals"] == {"Ann": 0, "Bo": 2}
+    assert closed_by_event.standings().totals == {"Ann": 0, "Bo": 2}
     with pytest.raises(RuleError, match="can still go on"):
         ss.play(["Ann bag", "placed"]).apply(ss.event("end_round"))
 
@@ -106,7 +106,7 @@ def test_ruling_03_falls_belong_to_the_turn_holder_until_the_next_take(ss):
 def test_ruling_04_unplaceable_stick_goes_in_front_and_the_turn_passes(ss):
     game = ss.play(["Ann bag", "unplaceable"])
     assert game.state["piles"] == [1, 0, 0] and game.state["bag"] == 35
-    assert RULES.display(game.state)["turn"] == 1
+    assert RULES.display(game.state).turn == 1
     for step in ["Bo bag", "placed", "Cy bag", "placed", "Ann front"]:
         game.apply(ss.event(step))
     assert game.state["piles"] == [0, 0, 0]
@@ -126,8 +126,8 @@ def test_house_rule_unplaceable_to_bag(ss):
 def test_ruling_05_touch_is_a_foul_recorded_and_shown(ss):
     game = ss.play(["Ann bag", "touch", "placed", "Bo bag", "touch", "touch"])
     assert {"type": "touch"} in game.events
-    assert RULES.display(game.state)["marks"] == [1, 2, 0]
-    assert game.standings()["fouls"] == {"Ann": 1, "Bo": 2, "Cy": 0}
+    assert RULES.display(game.state).marks == (1, 2, 0)
+    assert game.standings().fouls == {"Ann": 1, "Bo": 2, "Cy": 0}
     game.apply(ss.event("topple"))
     assert scores(game) == {"Ann": 0, "Bo": 5, "Cy": 0}  # default penalty 0
     with pytest.raises(RuleError, match="no turn has started"):
@@ -151,7 +151,7 @@ def test_ruling_06_first_stick_off_empty_tower_is_a_fall(ss):
 
 def test_ruling_06_tower_emptied_is_a_topple(ss):
     game = ss.play(["Ann bag", "placed", "Bo bag", "placed", "fell 2"])
-    assert game.standings()["rounds"] == [
+    assert game.summary()["rounds"] == [
         {"scores": {"Ann": 0, "Bo": 5, "Cy": 0}, "ended_by": "topple", "toppler": "Bo"}
     ]
 
@@ -181,7 +181,7 @@ def test_ruling_07_topple_sends_the_turns_falls_back_and_earlier_piles_count(ss)
     game = ss.play(BEFORE_CY_TOPPLES + ["Cy bag", "placed", "fell 1"])
     assert game.state["piles"] == [1, 0, 2]
     game.apply(ss.event("fell 3"))  # the tower is empty: Cy toppled it
-    assert game.standings()["rounds"] == [
+    assert game.summary()["rounds"] == [
         {"scores": {"Ann": 1, "Bo": 0, "Cy": 6}, "ended_by": "topple", "toppler": "Cy"}
     ]
     assert game.state["bag"] == 36 and game.state["round"] == 2
@@ -203,16 +203,15 @@ def test_ruling_08_totals_add_up_and_the_lowest_total_wins(ss):
     round_1 = ["Ann bag", "topple"]
     round_2 = ["Bo bag", "placed", "Cy bag", "placed", "fell 1", "Ann bag", "topple"]
     game = ss.play(round_1, end_score=6)
-    assert not game.finished and game.standings()["totals"] == {"Ann": 5, "Bo": 0, "Cy": 0}
+    assert not game.finished and game.standings().totals == {"Ann": 5, "Bo": 0, "Cy": 0}
     for step in round_2:
         game.apply(ss.event(step))
     standings = game.standings()
-    assert standings["totals"] == {"Ann": 10, "Bo": 0, "Cy": 1}
-    assert game.finished and standings["winners"] == ["Bo"]
-    assert RULES.display(game.state) == {
-        "scores": [10, 0, 1], "scale": 6, "turn": None, "mode": "over", "win": [1],
-        "marks": [0, 0, 0], "round": 2,
-    }  # fmt: skip
+    assert standings.totals == {"Ann": 10, "Bo": 0, "Cy": 1}
+    assert game.finished and standings.winners == ["Bo"]
+    assert RULES.display(game.state) == Display(
+        scores=(10, 0, 1), scale=6, turn=None, mode="over", win=(1,), marks=(0, 0, 0)
+    )
     with pytest.raises(RuleError, match="the game is over"):
         game.apply(ss.event("Cy bag"))
 
@@ -220,13 +219,13 @@ def test_ruling_08_totals_add_up_and_the_lowest_total_wins(ss):
 def test_ruling_08_game_ends_only_at_a_round_end(ss):
     falls = ["Ann bag", "placed", "Bo bag", "placed", "Cy bag", "placed", "Ann bag", "placed"]
     game = ss.play(falls + ["fell 3"], end_score=2)  # Ann has 3 in front, round still on
-    assert not game.finished and game.standings()["totals"] == {"Ann": 0, "Bo": 0, "Cy": 0}
+    assert not game.finished and game.standings().totals == {"Ann": 0, "Bo": 0, "Cy": 0}
 
 
 def test_ruling_08_tie_for_lowest_shares_the_win(ss):
     game = ss.play(["Ann bag", "topple"], end_score=5)
-    assert game.finished and game.standings()["winners"] == ["Bo", "Cy"]
-    assert RULES.display(game.state)["win"] == [1, 2]
+    assert game.finished and game.standings().winners == ["Bo", "Cy"]
+    assert RULES.display(game.state).win == (1, 2)
 
 
 def test_house_rule_tie_play_on(ss):
@@ -234,8 +233,8 @@ def test_house_rule_tie_play_on(ss):
     assert not game.finished and game.state["round"] == 2
     for step in ["Bo bag", "placed", "fell 1", "Cy bag", "topple"]:
         game.apply(ss.event(step))
-    assert game.finished and game.standings()["winners"] == ["Bo"]
-    assert game.standings()["totals"] == {"Ann": 5, "Bo": 1, "Cy": 5}
+    assert game.finished and game.standings().winners == ["Bo"]
+    assert game.standings().totals == {"Ann": 5, "Bo": 1, "Cy": 5}
 
 
 def test_house_rule_end_score_and_sticks(ss):
@@ -271,7 +270,7 @@ def test_ruling_09_sticks_are_conserved_at_every_moment(ss):
     assert state["bag"] + state["tower"] + state["hand"] + sum(state["piles"]) == 20
     broken = copy.deepcopy(state)
     broken["piles"][0] += 1  # a stick from nowhere
-    with pytest.raises(AssertionError, match="not conserved"):
+    with pytest.raises(InvariantError, match="not conserved"):
         RULES.check(broken)
 
 
@@ -322,20 +321,20 @@ def test_interpret_button_on_a_round_that_cannot_go_on_closes_it(ss):
     assert RULES.interpret(game.state, {"k": "button", "seat": 0, "long": False}) == [
         {"type": "end_round"}
     ]
-    assert RULES.display(game.state)["turn"] is None
+    assert RULES.display(game.state).turn is None
 
 
 def test_display_follows_the_game(ss):
     game = ss.play(["Ann bag", "topple"], end_score=50)  # round 1: Ann toppled
     shown = RULES.display(game.state)
-    assert shown["mode"] == "topple" and shown["turn"] == 1 and shown["round"] == 2
-    assert shown["scores"] == [5, 0, 0] and shown["scale"] == 50
+    assert shown.mode == "topple" and shown.turn == 1 and game.state["round"] == 2
+    assert shown.scores == (5, 0, 0) and shown.scale == 50
     for step in ["Bo bag", "placed", "fell 1"]:
         game.apply(ss.event(step))
     shown = RULES.display(game.state)  # the running round's stick in front counts already
-    assert shown["mode"] == "play" and shown["scores"] == [5, 1, 0] and shown["turn"] == 2
+    assert shown.mode == "play" and shown.scores == (5, 1, 0) and shown.turn == 2
     game.apply(ss.event("Cy bag"))
-    assert RULES.display(game.state)["turn"] == 2  # Cy holds the stick: still Cy to act
+    assert RULES.display(game.state).turn == 2  # Cy holds the stick: still Cy to act
 
 
 def test_rulings_doc_points_at_real_tests():

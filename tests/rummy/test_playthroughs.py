@@ -71,8 +71,8 @@ def test_game_terminates_with_one_winner_at_seven(played):
     assert len(state["completed"][winner]) >= 7
     assert all(len(state["completed"][p]) <= 7 for p in state["players"])
     shown = played.rules.display(state)
-    assert shown["mode"] == "over" and shown["scale"] == 7
-    assert shown["win"] == [views.seats(state).index(winner)]
+    assert shown.mode == "over" and shown.scale == 7
+    assert shown.win == (views.seats(state).index(winner),)
 
 
 def test_the_game_actually_happened(played):

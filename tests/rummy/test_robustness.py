@@ -109,5 +109,5 @@ def test_views_and_display_are_json_data_in_every_phase():
         for player in [*state["players"], None]:
             json.dumps(views.view(state, player))
         shown = views.display(state)
-        assert len(shown["scores"]) == len(state["players"]) and shown["scale"] == 7
-        assert shown["round"] == state["deal_no"]
+        assert len(shown.scores) == len(state["players"]) and shown.scale == 7
+        assert shown.turn is None or 0 <= shown.turn < len(state["players"])

@@ -463,7 +463,7 @@ def test_r9_classic_wins_at_the_end_of_the_deal(out, winner):
     referee_deal(game, lay=["Bo", "Cy"], out=out)
     state = game.state
     assert state["phase"] == "over" and state["winners"] == [winner]
-    assert game.rules.display(state)["win"] == [state["seats"].index(winner)]
+    assert game.rules.display(state).win == (state["seats"].index(winner),)
 
 
 def test_r9_classic_seventh_does_not_end_the_deal_at_once():
@@ -511,7 +511,7 @@ def test_seats_as_they_sit_with_another_first_dealer():
     assert state["seats"] == ["Cy", "Ann", "Bo"] and state["queue"][0][0] == "Bo"
     give_sticks(game, {"Bo": 5, "Cy": 9, "Ann": 21})
     state = game.apply({"type": "deal"})
-    assert rules_game.turn_player(state) == "Bo" and game.rules.display(state)["turn"] == 2
+    assert rules_game.turn_player(state) == "Bo" and game.rules.display(state).turn == 2
     with pytest.raises(RuleError, match="not at the table"):
         Game(game.header).apply({"type": "seats", "order": ["Ann", "Bo", "Cy"], "dealer": "Zed"})
 
@@ -541,7 +541,7 @@ def test_referee_button_ends_the_turn_and_lay_downs_are_checked():
     with pytest.raises(RuleError, match="not stick 9"):
         act(game, "Cy", "laydown", cards="9C 10C JC QS KS AS 3H 4H 6H".split())
     state = act(game, "Cy", "laydown", cards="9C 10C JC QS KS AS 3H JK 5H".split())
-    assert state["completed"]["Cy"] == [9] and game.rules.display(state)["scores"] == [0, 0, 1]
+    assert state["completed"]["Cy"] == [9] and game.rules.display(state).scores == (0, 0, 1)
 
 
 @pytest.mark.parametrize("preset", ["tries", "classic"])

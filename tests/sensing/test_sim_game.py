@@ -26,7 +26,7 @@ def test_the_same_seed_plays_the_same_game(game):
 
 
 def test_a_game_is_finished_and_a_few_minutes_long(game):
-    assert game.expected_standings()["finished"] is True
+    assert game.expected_standings().finished is True
     assert 60_000 < game.duration_ms < 15 * 60_000
 
 
@@ -54,8 +54,8 @@ def test_the_transcript_scores_to_the_expected_standings(game, tmp_path):
     assert done.returncode == 0, done.stderr
     scored = json.loads(done.stdout)
     expected = game.expected_standings()
-    assert scored["totals"] == expected["totals"]
-    assert scored["winners"] == expected["winners"]
+    assert scored["totals"] == expected.totals
+    assert scored["winners"] == expected.winners
 
 
 @pytest.mark.parametrize("seed", [4, 9])
@@ -64,9 +64,9 @@ def test_detector_and_rules_score_the_game_as_scripted(seed):
     played = play_through(sim.header, sim.meta, sim.samples(), len(PLAYERS))
     expected = sim.expected_standings()
     got = played.standings()
-    assert got["finished"] is True
-    assert got["totals"] == expected["totals"]
-    assert got["winners"] == expected["winners"]
+    assert got.finished is True
+    assert got.totals == expected.totals
+    assert got.winners == expected.winners
 
 
 def test_truth_covers_what_the_benchmark_needs(game):

@@ -142,5 +142,5 @@ def run_play(args) -> int:
             print(f"sticktable: {line.strip()}: {err}", file=sys.stderr)
             continue
         print(json.dumps(_status(game)))
-    print(json.dumps(game.standings()))
+    print(json.dumps(game.standings().to_json()))
     return 1 if refused else 0

@@ -145,7 +145,7 @@ def run(args) -> int:
 def play(session: TableSession, link, sim, keys, rings) -> None:
     """Pump board messages and keyboard lines into the session until the game is over."""
     drained_at = None
-    rounds_told = len(session.game.standings().get("rounds", []))
+    rounds_told = len(session.game.standings().rounds)
     while not session.game.finished:
         for message in link.poll(POLL_S):
             session.on_board(message)
@@ -176,44 +176,31 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
 def tell_rounds(session: TableSession, told: int) -> int:
     """Announce each round that ended since `told` rounds; returns how many are told now."""
     standings = session.game.standings()
-    rounds = standings.get("rounds", [])
-    for number, result in enumerate(rounds[told:], start=told + 1):
-        how = result.get("ended_by") or ""
-        if result.get("toppler"):
-            how += f" by {result['toppler']}"
-        scores = result.get("scores") or {}
-        parts = [f"round {number} over" + (f" ({how})" if how else "")]
-        if scores:
-            parts.append(", ".join(f"{n} {v}" for n, v in scores.items()))
-        totals = ", ".join(f"{n} {v}" for n, v in standings.get("totals", {}).items())
+    for result in standings.rounds[told:]:
+        parts = [f"round {result.number} over" + (f" ({result.how})" if result.how else "")]
+        if result.scores:
+            parts.append(", ".join(f"{n} {v}" for n, v in result.scores.items()))
+        totals = ", ".join(f"{n} {v}" for n, v in standings.totals.items())
         session.say(f"  == {': '.join(parts)}; totals: {totals}")
-    return len(rounds)
+    return len(standings.rounds)
 
 
 def print_standings(game_id: int, game: Game) -> None:
     standings = game.standings()
     print(f"\ngame {game_id} {'over' if game.finished else 'not finished'}")
-    totals = standings.get("totals", {})
-    winners = set(standings.get("winners", []))
-    for name in sorted(totals, key=lambda n: totals[n]):
-        mark = "  winner" if name in winners else ""
-        print(f"  {name:12} {totals[name]:>4}{mark}")
+    for name in standings.ranking():
+        mark = "  winner" if name in standings.winners else ""
+        print(f"  {name:12} {standings.totals[name]:>4}{mark}")
 
 
 def check_against_script(game: Game, sim) -> int:
     """In simulation the script knows the truth: say whether the table scored it right."""
     expected = sim.script.expected_standings()
     got = game.standings()
-    same = {k: got.get(k) for k in ("totals", "winners")} == {
-        k: expected.get(k) for k in ("totals", "winners")
-    }
+    same = (got.totals, got.winners) == (expected.totals, expected.winners)
     print(
         "table scored the game "
-        + (
-            "exactly as scripted"
-            if same
-            else f"DIFFERENTLY from the script: expected {expected.get('totals')}"
-        )
+        + ("exactly as scripted" if same else f"DIFFERENTLY from the script: {expected.totals}")
     )
     return 0 if same and game.finished else 1
 

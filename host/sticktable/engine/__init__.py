@@ -1,5 +1,34 @@
-"""The event-sourced rules engine every game runs on; see core.py."""
+"""The event-sourced rules engine every game runs on: core.py (the game as a header plus a
+log), contract.py (what a game's rules provide, in typed values)."""
 
-from sticktable.engine.core import Game, RuleError, RuleSet, effective_log, get_rules, register
+from sticktable.engine.contract import (
+    ArmBoard,
+    Display,
+    Effect,
+    InvariantError,
+    RoundResult,
+    RuleError,
+    RuleSet,
+    Standings,
+    Turn,
+    require,
+)
+from sticktable.engine.core import Game, effective_log, get_rules, register, registered
 
-__all__ = ["Game", "RuleError", "RuleSet", "effective_log", "get_rules", "register"]
+__all__ = [
+    "ArmBoard",
+    "Display",
+    "Effect",
+    "Game",
+    "InvariantError",
+    "RoundResult",
+    "RuleError",
+    "RuleSet",
+    "Standings",
+    "Turn",
+    "effective_log",
+    "get_rules",
+    "register",
+    "registered",
+    "require",
+]

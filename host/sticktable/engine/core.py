@@ -19,61 +19,18 @@ rest of the log illegal is refused like any other illegal event.
 from __future__ import annotations
 
 import copy
-import json
 import random
-from typing import Any, Protocol
 
-State = Any
-Event = dict
-
-
-class RuleError(Exception):
-    """An illegal event or header, with a reason a player understands."""
-
-
-class RuleSet(Protocol):
-    """What a game's rules provide. `apply` receives a private copy it may change and return."""
-
-    name: str
-
-    def initial(self, header: dict) -> State:
-        """The state before any event; validates players and house rules (RuleError)."""
-
-    def apply(self, state: State, event: Event) -> State:
-        """The state after `event`, or RuleError if the event is illegal now."""
-
-    def check(self, state: State) -> None:
-        """Raise AssertionError if an invariant (conservation, ledger balance) is broken."""
-
-    def finished(self, state: State) -> bool:
-        """True once the game is over."""
-
-    def standings(self, state: State) -> dict:
-        """Scores so far and, when finished, the winners."""
-
-    def legal_actions(self, state: State, player: str | None = None) -> list[Event]:
-        """Events a player (or anyone, for None) may add now; drivers and the UI offer these."""
-
-    def view(self, state: State, player: str | None = None) -> dict:
-        """What `player` may see (None: a spectator). Never leaks hidden information."""
-
-    def display(self, state: State) -> dict:
-        """What the score rings should show (see tablefw.rings)."""
-
-    def chance(self, state: State, rng: random.Random) -> Event | None:
-        """If the game waits on chance (a shuffle, a draw), the outcome drawn as an event."""
-
-    # Optional: `summary(game) -> dict`, what `sticktable replay` prints (default: standings);
-    # `export(header, events, player=None) -> list[str]`, the game written out for one
-    # player's eyes (default: the header and the effective log as JSON lines); and for typed
-    # entry at the table, `parse_key(line) -> Event` (RuleError if the line means nothing)
-    # with `keys_help`, the text that lists the game's commands.
-
-    def interpret(self, state: State, fact: dict) -> list[Event]:
-        """Rule events meant by a board fact (a decoded board message such as
-        {"k": "fell", "n": 2} or {"k": "button", "seat": 0, "long": False}): sensors report
-        physics, the rules decide what it means. May be empty."""
-
+from sticktable.engine.contract import (
+    Effect,
+    Event,
+    InvariantError,
+    RuleError,
+    RuleSet,
+    Standings,
+    State,
+    Turn,
+)
 
 _REGISTRY: dict[str, RuleSet] = {}
 
@@ -83,10 +40,18 @@ def register(rules: RuleSet) -> RuleSet:
     return rules
 
 
-def get_rules(name: str) -> RuleSet:
-    # Importing the games package registers every rule set.
-    import sticktable.games  # noqa: F401
+def registered() -> list[RuleSet]:
+    """Every rule set the table hosts, by name."""
+    _load_games()
+    return [_REGISTRY[name] for name in sorted(_REGISTRY)]
 
+
+def _load_games() -> None:
+    import sticktable.games  # noqa: F401  (importing the package registers every rule set)
+
+
+def get_rules(name: str) -> RuleSet:
+    _load_games()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -127,7 +92,7 @@ class Game:
         self.rules = get_rules(str(header.get("game")))
         self.events: list[Event] = []
         self.state = self.rules.initial(self.header)
-        self.rules.check(self.state)
+        self.check(self.state)
         for event in events or []:
             self.apply(event)
 
@@ -136,8 +101,15 @@ class Game:
         state = self.rules.initial(self.header)
         for event in effective_log(events):
             state = self.rules.apply(copy.deepcopy(state), event)
-            self.rules.check(state)
+            self.check(state)
         return state
+
+    def check(self, state: State) -> None:
+        """The rule set's invariants, and its declared phases: InvariantError if broken."""
+        self.rules.check(state)
+        phase = self.rules.turn(state).phase
+        if phase not in self.rules.phases:
+            raise InvariantError(f"{self.rules.name} is in an undeclared phase {phase!r}")
 
     def apply(self, event: Event) -> State:
         """Append `event` if it is legal now; the log is unchanged when it is not."""
@@ -147,10 +119,16 @@ class Game:
             new_state = self.fold(self.events + [event])
         else:
             new_state = self.rules.apply(copy.deepcopy(self.state), event)
-            self.rules.check(new_state)
+            self.check(new_state)
         self.events.append(event)
         self.state = new_state
         return new_state
+
+    def step(self, event: Event) -> tuple[Effect, ...]:
+        """Apply `event` (as `apply`) and return what the table must do because of it."""
+        before = self.state
+        self.apply(event)
+        return self.rules.effects(before, self.state)
 
     def replay(self) -> State:
         """Rebuild the state from the header and the log alone."""
@@ -170,20 +148,19 @@ class Game:
         return event
 
     def summary(self) -> dict:
-        """What a replay reports: the rule set's own summary, else its standings."""
-        summary = getattr(self.rules, "summary", None)
-        return summary(self) if summary else self.standings()
+        """What a replay reports (JSON)."""
+        return self.rules.summary(self.state)
 
     def export(self, player: str | None = None) -> list[str]:
         """The game as text lines for `player` (None: everything public)."""
-        export = getattr(self.rules, "export", None)
-        if export:
-            return export(self.header, self.events, player)
-        return [json.dumps(self.header)] + [json.dumps(e) for e in effective_log(self.events)]
+        return self.rules.export(self.header, self.events, player)
 
     @property
     def finished(self) -> bool:
         return self.rules.finished(self.state)
 
-    def standings(self) -> dict:
+    def turn(self) -> Turn:
+        return self.rules.turn(self.state)
+
+    def standings(self) -> Standings:
         return self.rules.standings(self.state)

@@ -15,8 +15,21 @@ stick back in the bag and the next round starts at once.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from sticktable.engine.core import Event, RuleError, register
+from sticktable.engine import (
+    ArmBoard,
+    Display,
+    RoundResult,
+    RuleError,
+    RuleSet,
+    Standings,
+    Turn,
+    register,
+    require,
+)
+from sticktable.engine.contract import Event
 
 TOPPLE_POINTS = 5
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -100,20 +113,6 @@ def closed(state: dict) -> dict:
     if not blocked(state):
         return state
     return _end_round(copy.deepcopy(state), "no_more_sticks", None)
-
-
-def _require(condition: bool, broken: str) -> None:
-    """`check` raises AssertionError (the engine's contract) even under `python -O`."""
-    if not condition:
-        raise AssertionError(broken)
-
-
-def _legal(rules: StickStack, state: dict, event: Event) -> bool:
-    try:
-        rules.apply(copy.deepcopy(state), event)
-    except RuleError:
-        return False
-    return True
 
 
 # --- changing the state ------------------------------------------------------------------
@@ -253,7 +252,7 @@ def _close(state: dict, event: Event) -> dict:
     return _end_round(state, "no_more_sticks", None)
 
 
-APPLY = {
+HANDLERS = {
     "take": _take,
     "placed": _placed,
     "unplaceable": _unplaceable,
@@ -264,10 +263,33 @@ APPLY = {
 }
 
 
-class StickStack:
+@dataclass(frozen=True)
+class StickStackStandings(Standings):
+    round: int = 1  # the running round
+    running: Mapping[str, int] = field(default_factory=dict)  # its scores if it ended now
+    fouls: Mapping[str, int] = field(default_factory=dict)  # its fouls so far
+
+
+def _how(record: dict, names: list[str]) -> str:
+    if record["ended_by"] == "topple":
+        return f"topple by {names[record['toppler']]}"
+    return "no more sticks"
+
+
+class StickStack(RuleSet):
     """The Stick Stack rule set (see the module docstring for when rounds end)."""
 
     name = "stick-stack"
+    title = "Stick Stack"
+    # take: the next player takes a stick; place: the holder places it (or cannot);
+    # round_end: nobody can take, the round waits to be closed
+    phases = ("take", "place", "round_end", "over")
+    handlers = HANDLERS
+    variants = (
+        {},
+        {"unplaceable": "to_bag", "foul_penalty": 1, "tie": "play_on"},
+        {"sticks": 6, "end_score": 3, "topple_min_sticks": 0},
+    )
 
     def initial(self, header: dict) -> dict:
         players, settings = validate_header(header)
@@ -285,36 +307,59 @@ class StickStack:
         _reset_round(state)
         return state
 
-    def apply(self, state: dict, event: Event) -> dict:
-        kind = event.get("type")
-        if kind not in APPLY:
-            raise RuleError(f"Stick Stack has no event {kind!r}")
-        if state["over"]:
-            raise RuleError("the game is over")
-        return APPLY[kind](state, event)
-
     def check(self, state: dict) -> None:
         counts = [state["bag"], state["tower"], state["hand"], *state["piles"]]
-        _require(all(_is_int(c) and c >= 0 for c in counts), f"negative count: {counts}")
-        _require(sum(counts) == state["settings"]["sticks"], f"sticks not conserved: {counts}")
-        _require(state["hand"] in (0, 1), f"{state['hand']} sticks in hand")
+        require(all(_is_int(c) and c >= 0 for c in counts), f"negative count: {counts}")
+        require(sum(counts) == state["settings"]["sticks"], f"sticks not conserved: {counts}")
+        require(state["hand"] in (0, 1), f"{state['hand']} sticks in hand")
         holder = state["holder"]
         if holder is None:
             idle = state["hand"] == state["tower"] == state["turn_fell"] == 0
-            _require(idle and not any(state["piles"]), "sticks in play before any turn")
-            _require(not any(state["fouls"]), "fouls before any turn")
+            require(idle and not any(state["piles"]), "sticks in play before any turn")
+            require(not any(state["fouls"]), "fouls before any turn")
         else:
-            _require(0 <= state["turn_fell"] <= state["piles"][holder], "turn falls not in front")
+            require(0 <= state["turn_fell"] <= state["piles"][holder], "turn falls not in front")
         seats = range(len(state["players"]))
         totals = [sum(r["scores"][s] for r in state["rounds"]) for s in seats]
-        _require(totals == state["totals"], "totals are not the sum of the rounds")
-        _require(state["over"] == bool(state["winners"]), "winners without a game end")
+        require(totals == state["totals"], "totals are not the sum of the rounds")
+        require(state["over"] == bool(state["winners"]), "winners without a game end")
 
     def finished(self, state: dict) -> bool:
         return state["over"]
 
-    def standings(self, state: dict) -> dict:
-        """The transcript spec's result object, plus the running round."""
+    def turn(self, state: dict) -> Turn:
+        if state["over"]:
+            return Turn("over")
+        if state["hand"]:
+            return Turn("place", state["players"][state["holder"]])
+        if blocked(state):
+            return Turn("round_end")
+        return Turn("take", state["players"][next_seat(state)])
+
+    def standings(self, state: dict) -> StickStackStandings:
+        names = state["players"]
+
+        def by_name(values):
+            return dict(zip(names, values, strict=True))
+
+        return StickStackStandings(
+            finished=state["over"],
+            totals=by_name(state["totals"]),
+            winners=[names[s] for s in state["winners"]],
+            rounds=[
+                RoundResult(number, by_name(r["scores"]), _how(r, names))
+                for number, r in enumerate(state["rounds"], start=1)
+            ],
+            lowest_wins=True,
+            round=state["round"],
+            running=by_name(running_scores(state)),
+            fouls=by_name(state["fouls"]),
+        )
+
+    def summary(self, state: dict) -> dict:
+        """What `sticktable replay` prints: the transcript spec's result object, with a round
+        that cannot go on closed as the end of a transcript closes it."""
+        state = closed(state)
         names = state["players"]
 
         def by_name(values):
@@ -333,16 +378,11 @@ class StickStack:
             "totals": by_name(state["totals"]),
             "winners": [names[s] for s in state["winners"]],
             "rounds": rounds,
-            "round": state["round"],
-            "running": by_name(running_scores(state)),
-            "fouls": by_name(state["fouls"]),
         }
 
-    def summary(self, game) -> dict:
-        """What `sticktable replay` prints: the transcript spec's result object, with a round
-        that cannot go on closed as the end of a transcript closes it."""
-        standings = self.standings(closed(game.state))
-        return {key: standings[key] for key in ("finished", "totals", "winners", "rounds")}
+    def effects(self, before: dict, after: dict) -> tuple[ArmBoard, ...]:
+        """A new round starts on an empty, still tower: the board re-baselines."""
+        return (ArmBoard(),) if after["round"] != before["round"] else ()
 
     def export(self, header: dict, events: list[Event], player: str | None = None) -> list[str]:
         """The game as a transcript (nothing is hidden, so every player sees the same)."""
@@ -367,7 +407,7 @@ class StickStack:
         else:
             candidates += [{"type": "fell", "count": n} for n in range(1, state["tower"] + 1)]
             candidates += [{"type": "topple"}, {"type": "touch"}, {"type": "end_round"}]
-        return [e for e in candidates if _legal(self, state, e)]
+        return [e for e in candidates if self.is_legal(state, e)]
 
     def view(self, state: dict, player: str | None = None) -> dict:
         """Everything is public in Stick Stack: counts, turns and scores."""
@@ -383,23 +423,21 @@ class StickStack:
             "holder": None if state["holder"] is None else state["players"][state["holder"]],
             "next": None if after["over"] else state["players"][next_seat(after)],
             "round_over": blocked(state),
-            "standings": self.standings(state),
+            "standings": self.standings(state).to_json(),
         }
 
-    def display(self, state: dict) -> dict:
+    def display(self, state: dict) -> Display:
         """Rings: totals plus the running round's score so far (what it would be if it ended
         now, without a topple); `turn` is who must act next; `marks` are this round's fouls."""
         seats = len(state["players"])
         if state["over"]:
-            return {
-                "scores": list(state["totals"]),
-                "scale": state["settings"]["end_score"],
-                "turn": None,
-                "mode": "over",
-                "win": list(state["winners"]),
-                "marks": [0] * seats,
-                "round": state["round"],
-            }
+            return Display(
+                scores=tuple(state["totals"]),
+                scale=state["settings"]["end_score"],
+                mode="over",
+                win=tuple(state["winners"]),
+                marks=(0,) * seats,
+            )
         if state["hand"]:
             turn = state["holder"]
         elif blocked(state):
@@ -408,18 +446,16 @@ class StickStack:
             turn = next_seat(state)
         last = state["rounds"][-1] if state["rounds"] else None
         just_toppled = state["holder"] is None and last and last["ended_by"] == "topple"
-        return {
-            "scores": [t + r for t, r in zip(state["totals"], running_scores(state), strict=True)],
-            "scale": state["settings"]["end_score"],
-            "turn": turn,
-            "mode": "topple" if just_toppled else "play",
-            "win": [],
-            "marks": list(state["fouls"]),
-            "round": state["round"],  # the daemon re-arms the board when this changes
-        }
+        running = zip(state["totals"], running_scores(state), strict=True)
+        return Display(
+            scores=tuple(t + r for t, r in running),
+            scale=state["settings"]["end_score"],
+            turn=turn,
+            mode="topple" if just_toppled else "play",
+            marks=tuple(state["fouls"]),
+        )
 
-    def chance(self, state: dict, rng) -> Event | None:
-        return None  # which stick comes out of the bag does not matter to the rules
+    # chance: none (which stick comes out of the bag does not matter to the rules)
 
     def interpret(self, state: dict, fact: dict) -> list[Event]:
         """Board facts -> rule events; never raises, returns [] for what means nothing now."""

@@ -89,7 +89,7 @@ def parse(lines) -> tuple[dict, list[Event]]:
 
 def result(game: Game) -> dict:
     """The spec's output object. The end of the transcript closes a round that cannot go on."""
-    return RULES.summary(game)
+    return RULES.summary(game.state)
 
 
 def _line(event: Event, header: dict) -> dict | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from sticktable.engine.core import Game
+from sticktable.engine import Game, Standings
 from sticktable.games.stickstack import blocked, next_seat
 from sticktable.sim.tower import Clear, Rebuild, Sample, Stick, VirtualTower
 
@@ -85,7 +85,7 @@ class SimGame:
 
         return "".join(json.dumps(line) + "\n" for line in self.transcript_lines())
 
-    def expected_standings(self) -> dict:
+    def expected_standings(self) -> Standings:
         return self.game.standings()
 
     @property

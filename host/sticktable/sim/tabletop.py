@@ -1,5 +1,5 @@
 """The table without the firmware process: samples -> the firmware's Detector and Buttons ->
-the rules' `interpret` -> the game, with `arm` at each new round as the daemon sends it.
+the rules' `interpret` -> the game, arming the detector when the game asks (a new round).
 
 A fast, faithful check that sensing plus rules score a simulated game as scripted (the end to
 end test does the same through MicroPython, the pty and the journal)."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 
-from sticktable.engine.core import Game
+from sticktable.engine import ArmBoard, Game
 from sticktable.paths import import_firmware
 from sticktable.sim.detection import make_detector
 from sticktable.sim.tower import Sample
@@ -27,7 +27,6 @@ def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int
     cells = array("i", [0] * n)
     out = array("i", [0, 0, 0, 0])
     press = array("i", [0, 0, 0])
-    last_round = game.rules.display(game.state).get("round")
     for s in samples:
         for i in range(n):
             v = s.cells[i]
@@ -47,9 +46,6 @@ def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int
                 )
         for fact in facts:
             for event in game.rules.interpret(game.state, fact):
-                game.apply(event)
-            now = game.rules.display(game.state).get("round")
-            if now != last_round:
-                last_round = now
-                det.arm()  # the daemon re-arms the board at each new round
+                if any(isinstance(e, ArmBoard) for e in game.step(event)):
+                    det.arm()  # as the daemon has the board do at each new round
     return game

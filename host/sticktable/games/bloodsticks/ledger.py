@@ -9,6 +9,8 @@ end of the game the pot and the side pot are empty.
 
 from __future__ import annotations
 
+from sticktable.engine.contract import require
+
 POT, SIDE, HOUSE = "@pot", "@side", "@house"
 
 
@@ -36,21 +38,21 @@ def paid_in(ledger: dict, account: str, target: str = POT) -> int:
 
 
 def check_ledger(ledger: dict, finished: bool) -> None:
-    """AssertionError if any coin is unaccounted for."""
+    """InvariantError if any coin is unaccounted for."""
     sums: dict = {}
     for entry in ledger["entries"]:
         amount = entry["amount"]
-        assert isinstance(amount, int) and amount > 0, f"bad ledger amount: {entry}"
-        assert entry["from"] != entry["to"], f"ledger entry moves nothing: {entry}"
+        require(isinstance(amount, int) and amount > 0, f"bad ledger amount: {entry}")
+        require(entry["from"] != entry["to"], f"ledger entry moves nothing: {entry}")
         sums[entry["from"]] = sums.get(entry["from"], 0) - amount
         sums[entry["to"]] = sums.get(entry["to"], 0) + amount
     balances = {k: v for k, v in ledger["balances"].items() if v}
-    assert balances == {k: v for k, v in sums.items() if v}, "balances differ from the entries"
-    assert sum(balances.values()) == 0, "money was created or destroyed"
-    assert balance(ledger, POT) >= 0 and balance(ledger, SIDE) >= 0, "a pot went negative"
+    require(balances == {k: v for k, v in sums.items() if v}, "balances differ from the entries")
+    require(sum(balances.values()) == 0, "money was created or destroyed")
+    require(balance(ledger, POT) >= 0 and balance(ledger, SIDE) >= 0, "a pot went negative")
     if finished:
-        assert balance(ledger, POT) == 0, "the game is over but coins are left in the pot"
-        assert balance(ledger, SIDE) == 0, "the game is over but coins are left in the side pot"
+        require(balance(ledger, POT) == 0, "the game is over but coins are left in the pot")
+        require(balance(ledger, SIDE) == 0, "the game is over but coins are left in the side pot")
 
 
 def split(amount: int, winners: list[str]) -> dict:

@@ -2,16 +2,28 @@
 
 The game's moves are in `flow`; this module is the engine's face of it: `check` proves the
 money and the scores after every event, `legal_actions` and `view` give the dashboard and the
-keyboard what can be done (as data), `display` feeds the rings, `interpret` maps seat buttons.
-Bloodsticks has no hidden information, so every view shows everything.
+keyboard what can be done (as concrete events), `display` feeds the rings, `interpret` maps
+seat buttons. Bloodsticks has no hidden information, so every view shows everything.
 """
 
 from __future__ import annotations
 
-from sticktable.engine.core import Event, RuleError, register
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from sticktable.engine import (
+    Display,
+    RoundResult,
+    RuleSet,
+    Standings,
+    Turn,
+    register,
+    require,
+)
+from sticktable.engine.contract import Event
 
 from . import flow, sidebets
-from .drop import BLOOD, EXTRAS
+from .drop import BLOOD, EXTRAS, POSTURE_POINTS
 from .entry import ENTRY_HELP, parse_entry
 from .ledger import POT, SIDE, balance, check_ledger, paid_in
 from .settings import NAME, settings_from_header
@@ -20,28 +32,54 @@ from .settings import NAME, settings_from_header
 MARK_COUNTER, MARK_FELL_OUT, MARK_TO_ANSWER = 1, 2, 4
 # A ring is full at this many points per planned round (a good drop is worth about that much).
 SCALE_PER_ROUND = 16
+# Open amounts are listed as a few concrete values (any other legal value is accepted too):
+LISTED_BETS = 10  # an uncapped bet: the minimum and the next amounts up to this many
+LISTED_POINTS = (0, 1, 3)  # totals entry: everyone scores this; plus one ranked by seat
+LISTED_GUESSES = (0, 10)  # a side bet's guess (staking 1 coin)
+WORD = "the counter's word"  # the reason an override listed by `legal_actions` gives
 
 
-class Bloodsticks:
+@dataclass(frozen=True)
+class BloodsticksStandings(Standings):
+    end: str | None = None  # how the game ended: highest, split, last_standing
+    payouts: Mapping[str, int] = field(default_factory=dict)
+    pot: int = 0
+    active: list[str] = field(default_factory=list)
+    fell_out: list[str] = field(default_factory=list)
+    round: int = 0
+    tiebreaks: list[Mapping[str, int]] = field(default_factory=list)
+    side_bets: list[Mapping] = field(default_factory=list)
+
+
+class Bloodsticks(RuleSet):
     name = NAME
-    # Typed entry at the table (`sticktable run --game bloodsticks`): the daemon asks these.
-    keys_help = ENTRY_HELP
+    title = "Bloodsticks"
+    phases = (
+        "setup",
+        "collect",
+        "pick_counter",
+        "bet",
+        "answer",
+        "drop",
+        "count",
+        "confirm",
+        "over",
+    )
+    handlers = flow.APPLY
+    variants = (
+        {},
+        {"entry": "totals", "first_dropper": "host"},
+        {"variant": "challenge", "players": ["Ann", "Bo"], "counter": "Ref"},
+        {"variant": "house", "side_pots": True, "house_cut_pct": 10},
+    )
+    keys_help = ENTRY_HELP  # typed entry at the table (`sticktable run --game bloodsticks`)
 
-    @staticmethod
-    def parse_key(line: str) -> Event:
+    def parse_key(self, line: str) -> Event:
         return parse_entry(line)
 
     def initial(self, header: dict) -> dict:
         players, settings = settings_from_header(header)
         return flow.new_state(players, settings)
-
-    def apply(self, state: dict, event: Event) -> dict:
-        kind = event.get("type")
-        if kind not in flow.APPLY:
-            raise RuleError(f"Bloodsticks has no event {kind!r}")
-        if state["over"]:
-            raise RuleError("the game is over")
-        return flow.APPLY[kind](state, event)
 
     def check(self, state: dict) -> None:
         check_state(state)
@@ -49,34 +87,49 @@ class Bloodsticks:
     def finished(self, state: dict) -> bool:
         return state["over"]
 
-    def standings(self, state: dict) -> dict:
-        return {
-            "finished": state["over"],
-            "totals": dict(state["totals"]),
-            "winners": list(state["winners"]),
-            "end": state["end"],
-            "payouts": dict(state["payouts"]),
-            "pot": balance(state["ledger"], POT),
-            "active": list(state["active"]),
-            "fell_out": list(state["fell_out"]),
-            "round": state["round"],
-            "rounds": [r["points"] for r in state["rounds"]],
-            "tiebreaks": [r["points"] for r in state["tiebreaks"]],
-            "side_bets": [dict(b) for b in state["side_bets"]],
-        }
+    def turn(self, state: dict) -> Turn:
+        phase = state["phase"]
+        actor = {
+            "collect": state["dropper"],
+            "bet": state["dropper"],
+            "answer": state["pending"][0] if state["pending"] else None,
+            "drop": state["dropper"],
+            "count": state["counter"],
+            "confirm": state["counter"],
+        }.get(phase)
+        return Turn(phase, actor)
+
+    def standings(self, state: dict) -> BloodsticksStandings:
+        return BloodsticksStandings(
+            finished=state["over"],
+            totals=dict(state["totals"]),
+            winners=list(state["winners"]),
+            rounds=[
+                RoundResult(number, dict(r["points"]), _how(r))
+                for number, r in enumerate(state["rounds"], start=1)
+            ],
+            end=state["end"],
+            payouts=dict(state["payouts"]),
+            pot=balance(state["ledger"], POT),
+            active=list(state["active"]),
+            fell_out=list(state["fell_out"]),
+            round=state["round"],
+            tiebreaks=[dict(r["points"]) for r in state["tiebreaks"]],
+            side_bets=[dict(b) for b in state["side_bets"]],
+        )
 
     def legal_actions(self, state: dict, player: str | None = None) -> list[Event]:
-        """Events legal now. Open fields (a layout, points, a side bet) come as templates: the
-        field is None and "fill" names what to fill in. For a player: only what they do."""
+        """Concrete events legal now; where a field is open (an amount, a layout, points, a
+        side bet) a few representative values are listed. For a player: only what they do."""
         if state["over"]:
             return []
         actions = _phase_actions(state)
-        actions += [(None, e) for e in _ban_templates(state)]
+        actions += [(None, e) for e in _ban_votes(state)]
         if player is None:
-            actions += [(None, e) for e in _side_bet_templates(state, None)]
+            actions += [(None, e) for e in _side_bets(state, None)]
             return [e for _, e in actions]
         own = [e for actor, e in actions if actor == player]
-        return own + _side_bet_templates(state, player)
+        return own + _side_bets(state, player)
 
     def view(self, state: dict, player: str | None = None) -> dict:
         """Everything is public: the table, the money, the history; plus `player`'s actions."""
@@ -104,11 +157,11 @@ class Bloodsticks:
             "openings": [r["points"] for r in state["openings"]],
             "history": [dict(r) for r in state["rounds"] + state["tiebreaks"]],
             "ledger": [dict(e) for e in ledger["entries"]],
-            "standings": self.standings(state),
+            "standings": self.standings(state).to_json(),
             "actions": self.legal_actions(state, player),
         }
 
-    def display(self, state: dict) -> dict:
+    def display(self, state: dict) -> Display:
         players = state["players"]
         marks = []
         for p in players:
@@ -119,19 +172,16 @@ class Bloodsticks:
         scores = [state["totals"][p] for p in players]
         scale = max([SCALE_PER_ROUND * state["settings"]["rounds"]] + [abs(s) for s in scores])
         dropper = state["dropper"]
-        return {
-            "scores": scores,
-            "scale": scale,
-            "turn": None if state["over"] or dropper is None else players.index(dropper),
-            "mode": "over" if state["over"] else "idle" if state["phase"] == "setup" else "play",
-            "win": [players.index(w) for w in state["winners"]],
-            "marks": marks,
-            "round": state["round"],  # the contract's display key (the daemon arms on a change)
-            "pot": balance(state["ledger"], POT),  # extra key: the rings do not show it yet
-        }
+        return Display(
+            scores=tuple(scores),
+            scale=scale,
+            turn=None if state["over"] or dropper is None else players.index(dropper),
+            mode="over" if state["over"] else "idle" if state["phase"] == "setup" else "play",
+            win=tuple(players.index(w) for w in state["winners"]),
+            marks=tuple(marks),
+        )
 
-    def chance(self, state: dict, rng) -> Event | None:
-        return None  # drops are physical: the counter enters what they show
+    # chance: none (drops are physical: the counter enters what they show)
 
     def interpret(self, state: dict, fact: dict) -> list[Event]:
         """A seat button while a bet waits on that seat: short press matches, long falls out."""
@@ -146,6 +196,11 @@ class Bloodsticks:
         if player not in state["pending"]:
             return []
         return [{"type": "fall_out" if fact.get("long") else "match", "player": player}]
+
+
+def _how(record: dict) -> str:
+    done = f"dropped by {record['dropper']}" if record["dropper"] else "house drop"
+    return done + (", careless" if record["careless"] else "")
 
 
 def _extras(state: dict) -> tuple:
@@ -166,17 +221,9 @@ def _phase_actions(state: dict) -> list[tuple]:
         return [(None, {"type": "pick_counter", "player": p}) for p in free]
     if phase == "bet":
         low, cap = settings["min_bet"], settings["cap"]
-        if cap is None:
-            template = {
-                "type": "bet",
-                "player": dropper,
-                "amount": None,
-                "min": low,
-                "fill": ["amount"],
-            }
-            return [(dropper, template)]
+        high = cap if cap is not None else low + LISTED_BETS - 1
         return [
-            (dropper, {"type": "bet", "player": dropper, "amount": a}) for a in range(low, cap + 1)
+            (dropper, {"type": "bet", "player": dropper, "amount": a}) for a in range(low, high + 1)
         ]
     if phase == "answer":
         return [
@@ -187,74 +234,95 @@ def _phase_actions(state: dict) -> list[tuple]:
     if phase == "drop":
         return [(dropper, {"type": "drop", "style": s}) for s in flow.STYLES]
     if phase == "count" and settings["entry"] == "layout":
-        return [(counter, {"type": "layout", **who, "sticks": None, "fill": ["sticks"]})]
+        return [(counter, {"type": "layout", **who, "sticks": s}) for s in _layouts(state)]
     if phase == "count":
-        actions = [(counter, {"type": "totals", **who, "points": None, "fill": ["points"]})]
+        actions = [(counter, {"type": "totals", **who, "points": p}) for p in _points(state)]
         if not (state["stage"] == "round" and state["attempt"] == 2):
             actions.append((counter, {"type": "redo", **who}))
         return actions
     if phase == "confirm":
-        return [
-            (counter, {"type": "confirm", **who}),
-            (
-                counter,
-                {"type": "override", **who, "points": None, "why": "", "fill": ["points", "why"]},
-            ),
-        ]
+        override = {"type": "override", **who, "points": _points(state)[0], "why": WORD}
+        return [(counter, {"type": "confirm", **who}), (counter, override)]
     return []
 
 
-def _ban_templates(state: dict) -> list[Event]:
+def _layouts(state: dict) -> list[dict]:
+    """Layouts to list: every stick in one posture (extras lying free), for each posture;
+    each player's sticks standing on end while the others lie flat (one leads); the first
+    stick off the surface (a drop done over, or a careless one)."""
+    owners = flow.owners_of(state)
+    extras = {extra: {} for extra in _extras(state)}
+
+    def lying(posture_of) -> dict:
+        postures = {sid: {"posture": posture_of(p)} for p, ids in owners.items() for sid in ids}
+        return {**postures, **extras}
+
+    layouts = [lying(lambda p, posture=posture: posture) for posture in POSTURE_POINTS]
+    layouts += [lying(lambda p, lead=lead: "center" if p == lead else "flat") for lead in owners]
+    first = next(iter(layouts[0]))
+    return [*layouts, {**layouts[0], first: {"posture": "flat", "off": True}}]
+
+
+def _points(state: dict) -> list[dict]:
+    pool = state["pool"]
+    return [{p: v for p in pool} for v in LISTED_POINTS] + [
+        {p: seat for seat, p in enumerate(pool)}
+    ]
+
+
+def _ban_votes(state: dict) -> list[Event]:
     if state["drops_thrown"]:
         return []
     voted = {b["owner"] for b in state["bans"]}
     return [
-        {"type": "ban_vote", "owner": p, "votes": None, "fill": ["votes"]}
+        {"type": "ban_vote", "owner": p, "votes": {v: vote for v in state["players"]}}
         for p in state["players"]
         if p not in voted
+        for vote in flow.VOTES
     ]
 
 
-def _side_bet_templates(state: dict, bettor: str | None) -> list[Event]:
+def _side_bets(state: dict, bettor: str | None) -> list[Event]:
     settings = state["settings"]
     if not settings.get("side_pots") or state["over"]:
         return []
     thrown, rounds = state["thrown_rounds"], settings["rounds"]
-    fill = ["guess", "stake"] if bettor else ["bettor", "guess", "stake"]
-    base = {"type": "side_bet", "bettor": bettor, "guess": None, "stake": None, "fill": fill}
-    templates = [
-        {**base, "kind": k, "round": r}
-        for k in sidebets.DROP_KINDS
-        for r in range(1, rounds + 1)
-        if r not in thrown
-    ]
+    targets = [{"kind": k, "round": r} for k in sidebets.DROP_KINDS for r in range(1, rounds + 1)]
+    targets = [t for t in targets if t["round"] not in thrown]
     if rounds not in thrown:
-        templates += [{**base, "kind": k} for k in sidebets.SCORE_KINDS]
-    return templates
+        targets += [{"kind": k} for k in sidebets.SCORE_KINDS]
+    bettors = [bettor] if bettor is not None else state["players"]
+    return [
+        {"type": "side_bet", "bettor": b, **t, "guess": g, "stake": 1}
+        for b in bettors
+        for t in targets
+        for g in LISTED_GUESSES
+    ]
 
 
 def check_state(state: dict) -> None:
     """The invariants: money balances, stakes match the bets, totals are the drops' sum."""
     check_ledger(state["ledger"], state["over"])
     players = state["players"]
-    assert sorted(state["active"] + state["fell_out"]) == sorted(players), "players lost"
-    assert set(state["pending"]) <= set(state["active"]), "a player out of the game must answer"
+    require(sorted(state["active"] + state["fell_out"]) == sorted(players), "players lost")
+    require(set(state["pending"]) <= set(state["active"]), "a player out of the game must answer")
     for p in players:
-        assert state["stakes"][p] == paid_in(state["ledger"], p), f"{p}'s stake is off"
+        require(state["stakes"][p] == paid_in(state["ledger"], p), f"{p}'s stake is off")
     staked = sum(r["bet"] * len(r["matched"]) for r in state["rounds"])
     if state["bet"] is not None:  # the round being played
         staked += state["bet"] * len(state["matched"])
-    assert staked == sum(state["stakes"].values()), "the stakes differ from the bets matched"
+    require(staked == sum(state["stakes"].values()), "the stakes differ from the bets matched")
     records = state["rounds"] + state["tiebreaks"]
     for p in players:
         total = sum(r["points"].get(p, 0) for r in records)
-        assert state["totals"][p] == total, f"{p}'s total is not the sum of the drops"
+        require(state["totals"][p] == total, f"{p}'s total is not the sum of the drops")
     for record in records + state["openings"]:
         if record["layout"] is not None and record["override"] is None:
-            assert record["points"] == _rescored(state, record), "points differ from the layout"
-    assert state["over"] == bool(state["winners"]), "a finished game needs winners"
+            require(record["points"] == _rescored(state, record), "points differ from the layout")
+    require(state["over"] == bool(state["winners"]), "a finished game needs winners")
     if state["over"]:
-        assert sum(state["payouts"].values()) <= sum(state["stakes"].values())
+        paid = sum(state["payouts"].values())
+        require(paid <= sum(state["stakes"].values()), "more was paid out than staked")
 
 
 def _rescored(state: dict, record: dict) -> dict:

@@ -25,16 +25,25 @@ table (melds and lay-offs), settings (presets), state/deals/turns/game (the fold
 
 import json
 
-from sticktable.engine import register
+from sticktable.engine import RuleSet, Turn, register
 
 from . import game, views
 
 
-class SticksRules:
+class SticksRules(RuleSet):
     name = "sticks"
+    title = "Sticks"
+    phases = ("seating", "sticks", "deal", "draw", "play", "restock", "over")
+    handlers = game.HANDLERS
+    variants = (
+        {"preset": "classic"},
+        {"preset": "tries"},
+        {"preset": "classic", "mode": "referee"},
+        {"preset": "tries", "hand_size": 7, "max_turns": 40},
+    )
 
     initial = staticmethod(game.initial)
-    apply = staticmethod(game.apply)
+    admit = staticmethod(game.admit)
     check = staticmethod(views.check)
     legal_actions = staticmethod(views.legal_actions)
     view = staticmethod(views.view)
@@ -42,18 +51,21 @@ class SticksRules:
     chance = staticmethod(views.chance)
     interpret = staticmethod(views.interpret)
     standings = staticmethod(views.standings)
-    export_log = staticmethod(views.export_log)
 
-    @staticmethod
-    def export(header: dict, events: list, player: str | None = None) -> list[str]:
+    def export(self, header: dict, events: list, player: str | None = None) -> list[str]:
         """`sticktable export`: the header, then the log as `player` may see it (JSON lines)."""
         return [json.dumps(header)] + [
             json.dumps(e) for e in views.export_log(header, events, player)
         ]
 
-    @staticmethod
-    def finished(state) -> bool:
+    def finished(self, state) -> bool:
         return state["phase"] == "over"
+
+    def turn(self, state) -> Turn:
+        phase = state["phase"]
+        if phase == "sticks":
+            return Turn(phase, state["queue"][0][0])
+        return Turn(phase, game.turn_player(state) if phase in ("draw", "play") else None)
 
 
 RULES = register(SticksRules())

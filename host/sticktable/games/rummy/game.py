@@ -1,4 +1,5 @@
-"""The Sticks game as a fold: `initial(header)` and `apply(state, event)`.
+"""The Sticks game as a fold: `initial(header)`, then each event's handler (`HANDLERS`),
+taken only when `admit` lets it in.
 
 Phases: seating -> sticks (stick draws) -> deal -> draw/play turns (restock when the stock
 runs out) -> end of deal -> sticks ... -> over. Digital mode tracks every card; referee mode
@@ -25,8 +26,9 @@ from .turns import (
 )
 
 __all__ = [
+    "HANDLERS",
     "SEVEN",
-    "apply",
+    "admit",
     "digital",
     "drawable",
     "initial",
@@ -37,33 +39,35 @@ __all__ = [
 
 
 HANDLERS = {
-    "seat_draw": (on_seat_draw, ("seating",)),
-    "seats": (on_seats, ("seating",)),
-    "stick": (on_stick, ("sticks",)),
-    "deal": (on_deal, ("deal",)),
-    "restock": (on_restock, ("restock",)),
-    "draw": (on_draw, None),
-    "laydown": (on_laydown, None),
-    "meld": (on_meld, None),
-    "layoff": (on_layoff, None),
-    "steal": (on_steal, None),
-    "discard": (on_discard, None),
-    "done": (on_done, None),
-    "out": (on_out, None),
+    "seat_draw": on_seat_draw,
+    "seats": on_seats,
+    "stick": on_stick,
+    "deal": on_deal,
+    "restock": on_restock,
+    "draw": on_draw,
+    "laydown": on_laydown,
+    "meld": on_meld,
+    "layoff": on_layoff,
+    "steal": on_steal,
+    "discard": on_discard,
+    "done": on_done,
+    "out": on_out,
+}
+# The phase an event kind is taken in (the turn events check their own phase).
+PHASE_OF = {
+    "seat_draw": "seating",
+    "seats": "seating",
+    "stick": "sticks",
+    "deal": "deal",
+    "restock": "restock",
 }
 DIGITAL_ONLY = ("restock", "draw", "discard")
 
 
-def apply(state: dict, event: dict) -> dict:
-    kind = event.get("type")
-    if kind not in HANDLERS:
-        raise RuleError(f"unknown event type {kind!r}")
-    if state["phase"] == "over":
-        raise RuleError("the game is over")
-    handler, phases = HANDLERS[kind]
+def admit(state: dict, kind: str) -> None:
+    """RuleError if events of `kind` are not taken now (the phase, the mode)."""
     if kind in DIGITAL_ONLY and not digital(state):
         raise RuleError(f"{kind!r} is tracked in digital mode only")
-    if phases and state["phase"] not in phases:
+    phase = PHASE_OF.get(kind)
+    if phase is not None and state["phase"] != phase:
         raise RuleError(f"not now: the game is in its {state['phase']} phase")
-    handler(state, event)
-    return state

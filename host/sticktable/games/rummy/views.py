@@ -10,11 +10,13 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from sticktable.engine import effective_log
+from sticktable.engine import Display, Standings, effective_log, get_rules, require
 
 from . import game
-from .cards import RANKS, SUITS, full_deck, is_wild
+from .cards import RANKS, SUITS, full_deck, is_wild, rank_of
 from .laydown import solve
 from .sticks import Part, bag_contents, get_stick
 from .table import MeldError, extend
@@ -71,12 +73,15 @@ def view(state, player=None) -> dict:
 
 
 def legal_actions(state, player=None) -> list[dict]:
-    """Events `player` may add now. Lay-downs and new melds are suggestions the finder found
-    (any other correct one is accepted too); steals are accepted but not listed."""
+    """Events `player` may add now. Lay-downs, new melds and steals are what the finder found
+    (any other correct one is accepted too)."""
     phase = state["phase"]
     digital = game.digital(state)
     if phase == "over":
         return []
+    if phase == "seating" and not digital:
+        order = state["players"]
+        return [{"type": "seats", "order": list(order), "dealer": d} for d in order]
     if phase == "sticks" and not digital:
         head = state["queue"][0][0]
         if player in (None, head):
@@ -133,11 +138,41 @@ def legal_actions(state, player=None) -> list[dict]:
                 actions.append(
                     {"type": "layoff", "player": current, "meld": index, "cards": [card]}
                 )
+        if state["settings"]["steal_wilds"]:
+            actions += _steals(state, current)
     actions += [
         {"type": "discard", "player": current, "card": c}
         for c in game.legal_discards(state, current)
     ]
     return actions
+
+
+def _steals(state, player) -> list[dict]:
+    """Wild steals ("tries"): a natural for a set's wild, the wild laid off on one of the
+    player's melds or in a new meld with cards from the hand."""
+    hand, need = state["hands"][player], game.need_natural(state)
+    found = []
+    for index, meld in enumerate(state["melds"]):
+        if meld["kind"] != "set":
+            continue
+        gives = sorted({c for c in hand if not is_wild(c) and rank_of(c) == meld["rank"]})
+        wilds = sorted({c for c in meld["cards"] if is_wild(c)})
+        for give, wild in ((g, w) for g in gives for w in wilds):
+            steal = {"type": "steal", "player": player, "meld": index, "give": give, "wild": wild}
+            rest = list(hand)
+            rest.remove(give)
+            thens = [
+                {"type": "layoff", "player": player, "meld": j, "cards": [wild]}
+                for j, other in enumerate(state["melds"])
+                if other["owner"] == player
+            ]
+            for kind in ("set", "run"):
+                melds = solve([Part(kind, 3)], [*rest, wild], need, find=True, budget=HINT_BUDGET)
+                if melds and wild in melds[0].cards:
+                    thens.append({"type": "meld", "player": player, "cards": melds[0].cards})
+            found += [{**steal, "then": then} for then in thens]
+    rules = get_rules("sticks")
+    return [event for event in found if rules.is_legal(state, event)]
 
 
 def _no_discard_hint(hand: list[str], need_natural: bool) -> list[list[str]]:
@@ -170,19 +205,18 @@ def _no_discard_hint(hand: list[str], need_natural: bool) -> list[list[str]]:
     return [m["cards"] for m in melds]
 
 
-def display(state) -> dict:
+def display(state) -> Display:
     order = seats(state)
     phase = state["phase"]
     mode = "over" if phase == "over" else "play" if phase in ("draw", "play", "restock") else "idle"
-    return {
-        "scores": [len(state["completed"][p]) for p in order],
-        "scale": game.SEVEN,
-        "turn": state["turn"] if mode == "play" else None,
-        "mode": mode,
-        "win": [order.index(p) for p in state["winners"]],
-        "marks": [int(state["down"][p]) for p in order],
-        "round": state["deal_no"],  # the contract's display key: a deal is the game's round
-    }
+    return Display(
+        scores=tuple(len(state["completed"][p]) for p in order),
+        scale=game.SEVEN,
+        turn=state["turn"] if mode == "play" else None,
+        mode=mode,
+        win=tuple(order.index(p) for p in state["winners"]),
+        marks=tuple(int(state["down"][p]) for p in order),
+    )
 
 
 def chance(state, rng: random.Random):
@@ -223,13 +257,21 @@ def interpret(state, fact: dict) -> list[dict]:
     return []
 
 
-def standings(state) -> dict:
-    return {
-        "completed": {p: len(state["completed"][p]) for p in state["players"]},
-        "deal": state["deal_no"],
-        "finished": state["phase"] == "over",
-        "winners": list(state["winners"]),
-    }
+@dataclass(frozen=True)
+class SticksStandings(Standings):
+    deal: int = 0  # the deal being played (or the last one)
+    completed: Mapping[str, list[int]] = field(default_factory=dict)  # each player's sticks
+
+
+def standings(state) -> SticksStandings:
+    """A player's total is how many sticks they completed (seven wins)."""
+    return SticksStandings(
+        finished=state["phase"] == "over",
+        totals={p: len(state["completed"][p]) for p in state["players"]},
+        winners=list(state["winners"]),
+        deal=state["deal_no"],
+        completed={p: list(state["completed"][p]) for p in state["players"]},
+    )
 
 
 def check(state) -> None:
@@ -240,7 +282,7 @@ def check(state) -> None:
         + [n for p in state["players"] for n in state["completed"][p]]
         + [n for n in state["stick"].values() if n is not None]
     )
-    assert Counter(sticks) == Counter(bag_contents(state["settings"]["preset"])), "sticks lost"
+    require(Counter(sticks) == Counter(bag_contents(state["settings"]["preset"])), "sticks lost")
     if game.digital(state):
         cards = (
             state["deck"]
@@ -249,8 +291,8 @@ def check(state) -> None:
             + [c for m in state["melds"] for c in m["cards"]]
             + [c for p in state["players"] for c in state["hands"][p]]
         )
-        assert Counter(cards) == Counter(full_deck(state["settings"]["decks"])), "cards lost"
-    assert len(state["winners"]) <= 1
+        require(Counter(cards) == Counter(full_deck(state["settings"]["decks"])), "cards lost")
+    require(len(state["winners"]) <= 1, "more than one winner")
 
 
 # Keys an event of a hidden kind may show anyone (any other key might carry a secret a client
@@ -262,11 +304,12 @@ PUBLIC_KEYS = {"deal": METADATA, "draw": (*METADATA, "from"), "stick": METADATA}
 def export_log(header: dict, events: list[dict], player: str | None) -> list[dict]:
     """The effective log as `player` (None: a spectator) may see it: no stock order, no other
     player's cards or face-down stick; a player's own dealt and drawn cards are added."""
-    state = game.initial(header)
+    rules = get_rules("sticks")
+    state = rules.initial(header)
     out = []
     for event in effective_log(events):
         before = state
-        state = game.apply(copy.deepcopy(state), event)
+        state = rules.apply(copy.deepcopy(state), event)
         kind = event.get("type")
         if kind == "restock":
             out.append({"type": "restock", "count": len(event.get("order", []))})
