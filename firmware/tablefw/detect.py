@@ -2,7 +2,7 @@
 # physical events out (placed, fell with a count, topple, touch). Runs on the board (MicroPython)
 # and on the host (`sticktable detect`), so the two always agree.
 #
-# Principles (see ../shared/field-notes.md):
+# Principles:
 # - Events are differences between stable states, never absolute tare: slow drift and warm-up
 #   are followed while the plate is still and never become events. "Stable" is measured against
 #   the board's own noise, learned while the plate is quiet.

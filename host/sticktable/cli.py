@@ -4,13 +4,34 @@ import argparse
 import importlib
 import pkgutil
 import sys
+import textwrap
 
 from sticktable import __version__, commands
 from sticktable.errors import UserError
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Help text wrapped between words only: a file name like sensor-trace.md stays whole."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        return textwrap.fill(
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error of the tool."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")

@@ -1,4 +1,4 @@
-"""`sticktable bloodsticks score-drop` per spec/bloodsticks-drop.md, and the `play` command."""
+"""`sticktable bloodsticks score-drop` per host/docs/formats/bloodsticks-drop.md, and `play`."""
 
 import copy
 import json

@@ -1,4 +1,4 @@
-"""One scenario per Bloodsticks ruling (rules-decisions.md), played through the engine.
+"""One scenario per Bloodsticks ruling (host/docs/rulings-bloodsticks.md), played by the engine.
 
 Seats are clockwise in header order: a player's left is the next seat, their right the previous.
 """

@@ -1,4 +1,4 @@
-"""One scenario per Stick Stack ruling (shared/rules-decisions.md), named after it.
+"""One scenario per Stick Stack ruling (host/docs/rulings-stick-stack.md), named after it.
 
 Notation (see conftest.py): "Ann bag" = Ann takes from the bag, "fell 2" = two sticks fell.
 """

@@ -1,4 +1,4 @@
-"""Transcripts and `sticktable score` (shared/spec/stick-stack-transcript.md)."""
+"""Transcripts and `sticktable score` (host/docs/formats/stick-stack-transcript.md)."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""`sticktable sticks check` as spec/sticks-laydown.md words it: single, batch, refusals."""
+"""`sticktable sticks check` per host/docs/formats/sticks-laydown.md: one, batch, refused."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""One scenario per ruling (rules-decisions.md, Sticks), on rigged deals.
+"""One scenario per ruling (host/docs/rulings-sticks.md), on rigged deals.
 
 Seats are Ann, Bo, Cy clockwise: Ann deals first, Bo plays first, sticks are drawn Bo, Cy, Ann.
 Small `hand_size` house settings keep the rigged hands short.

@@ -1,4 +1,5 @@
-"""Sensor traces: written and read per spec/sensor-trace.md; broken files refused by line."""
+"""Sensor traces: written and read per host/docs/formats/sensor-trace.md; broken files refused
+by line."""
 
 import json
 import subprocess

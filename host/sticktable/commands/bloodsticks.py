@@ -1,4 +1,4 @@
-"""`sticktable bloodsticks ...`: score one drop (spec/bloodsticks-drop.md), or play a game."""
+"""`sticktable bloodsticks ...`: score one drop (host/docs/formats/bloodsticks-drop.md), or play."""
 
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ def register(subparsers) -> None:
 
     score = group.add_parser(
         "score-drop",
-        help="print the points one drop gives each player (spec/bloodsticks-drop.md)",
+        help="print the points one drop gives each player (host/docs/formats/bloodsticks-drop.md)",
         description='Read one drop as the counter sees it and print {"redo", "points"} as '
-        "one JSON object. A malformed drop is refused: exit 2 and one line on stderr.",
+        "one JSON object (host/docs/formats/bloodsticks-drop.md). A malformed drop is refused: "
+        "exit 2 and one line on stderr.",
     )
     score.add_argument("drop", metavar="DROP.json", help="the drop (- for stdin)")
     score.add_argument(

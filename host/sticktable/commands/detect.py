@@ -12,7 +12,7 @@ def register(subparsers) -> None:
         "detect",
         help="print the events the table's detector finds in a sensor trace",
         description="Run the firmware's event detector over a sensor trace "
-        "(spec/sensor-trace.md) and print one JSON object per event.",
+        "(host/docs/formats/sensor-trace.md) and print one JSON object per event.",
     )
     parser.add_argument("trace", help="sensor trace file (CSV, '# sticktrace 1' header)")
     parser.set_defaults(func=run)

@@ -15,7 +15,8 @@ def register(subparsers) -> None:
         "record",
         help="record the board's raw sensor samples as a sensor trace",
         description="Ask the board to stream its raw load-cell and accelerometer samples and "
-        "write them as a sensor trace (spec/sensor-trace.md) until Ctrl-C or --seconds.",
+        "write them as a sensor trace (host/docs/formats/sensor-trace.md) until Ctrl-C or "
+        "--seconds.",
     )
     parser.add_argument("out", help="trace file to write (CSV)")
     parser.add_argument("--port", help="serial port (default: find the board by its USB id)")

@@ -1,6 +1,6 @@
 """`sticktable score TRANSCRIPT`: the standings of a Stick Stack transcript, as one JSON object.
 
-Follows shared/spec/stick-stack-transcript.md: a refused transcript prints nothing on stdout,
+Follows host/docs/formats/stick-stack-transcript.md: a refused transcript prints nothing on stdout,
 one line on stderr naming the line, and exits 2 (InputRefused, turned into that by the CLI).
 """
 
@@ -15,7 +15,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a Stick Stack transcript",
-        description="Print the standings of a Stick Stack game transcript (JSON Lines) as JSON.",
+        description="Print the standings of a Stick Stack game transcript (JSON Lines) as JSON "
+        "(host/docs/formats/stick-stack-transcript.md).",
     )
     parser.add_argument("transcript", metavar="TRANSCRIPT", help="transcript file, - for stdin")
     parser.set_defaults(func=run)

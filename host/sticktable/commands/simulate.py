@@ -12,7 +12,8 @@ def register(subparsers) -> None:
         "simulate",
         help="write a sensor trace from the virtual tower (a whole game or one scenario)",
         description="Play a random Stick Stack game (or one labelled scenario) on the virtual "
-        "tower and write what the sensors said as a sensor trace (spec/sensor-trace.md).",
+        "tower and write what the sensors said as a sensor trace "
+        "(host/docs/formats/sensor-trace.md).",
     )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--out", required=True, help="trace file to write (CSV)")

@@ -1,4 +1,5 @@
-"""`sticktable sticks check`: is this a lay-down of that stick? (spec/sticks-laydown.md)"""
+"""`sticktable sticks check`: is this a lay-down of that stick?
+(host/docs/formats/sticks-laydown.md); `sticktable sticks list`: the stick numbers it takes."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import sys
 
 from sticktable.errors import InputRefused, UserError
 from sticktable.games.rummy.check import RequestError, check_request
+from sticktable.games.rummy.settings import PRESETS
+from sticktable.games.rummy.sticks import stick_list
+from sticktable.texttable import table
+
+KINDS = {"laydown": "lay-down", "no_discard": "no discard", "free": "free"}
 
 
 def register(subparsers) -> None:
@@ -15,7 +21,8 @@ def register(subparsers) -> None:
     check = groups.add_parser(
         "check",
         help="check a lay-down against a stick",
-        description="Print one JSON object: ok true with the melds, or ok false with why.",
+        description="Print one JSON object: ok true with the melds, or ok false with why "
+        "(host/docs/formats/sticks-laydown.md). The stick numbers: `sticktable sticks list`.",
     )
     check.add_argument("--preset", help="classic or tries")
     check.add_argument("--stick", type=int, help="stick number in the preset's list")
@@ -26,6 +33,34 @@ def register(subparsers) -> None:
     )
     check.add_argument("cards", nargs="*", metavar="CARD", help="e.g. 10H AS 2C JK")
     check.set_defaults(func=run)  # argument errors: one line, exit 2 (the CLI's parser class)
+    listing = groups.add_parser(
+        "list",
+        help="list a preset's sticks: the numbers `sticks check --stick` takes",
+        description="Print a preset's sticks: number, kind, the stick's text and an example "
+        "lay-down (host/docs/formats/sticks-laydown.md).",
+    )
+    listing.add_argument("--preset", required=True, choices=list(PRESETS), help="the preset")
+    listing.add_argument("--json", action="store_true", help="one JSON object per stick")
+    listing.set_defaults(func=list_sticks)
+
+
+def list_sticks(args) -> int:
+    sticks = stick_list(args.preset)
+    if args.json:
+        for s in sticks:
+            example = _flat(s.example)
+            fields = {"stick": s.number, "kind": s.kind, "text": s.text, "example": example}
+            print(json.dumps(fields, ensure_ascii=False))
+        return 0
+    rows = [[s.number, KINDS[s.kind], s.text, " ".join(_flat(s.example))] for s in sticks]
+    for line in table(["stick", "kind", "text", "example"], rows, right=(0,)):
+        print(line)
+    return 0
+
+
+def _flat(example) -> list[str]:
+    """An example's cards (a meld may be written as a nested list)."""
+    return [c for m in example for c in (m if isinstance(m, tuple) else [m])]
 
 
 def run(args) -> int:

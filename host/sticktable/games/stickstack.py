@@ -1,4 +1,4 @@
-"""Stick Stack (seeds/stick-stack-rulebook.txt with rulings 1-10 of rules-decisions.md).
+"""Stick Stack (host/docs/sources/stick-stack-rulebook.txt, host/docs/rulings-stick-stack.md).
 
 The state is a plain dict of counts, because the game has no hidden information and every
 stick is like every other: only how many sit in the bag, on the tower, in the hand and in front

@@ -1,4 +1,4 @@
-"""Stick Stack transcripts (shared/spec/stick-stack-transcript.md): read, score, write.
+"""Stick Stack transcripts (host/docs/formats/stick-stack-transcript.md): read, score, write.
 
 A transcript line maps one to one onto a rule event; the rules (stickstack.py) decide
 legality, so a transcript is refused exactly where the live game would refuse the event.

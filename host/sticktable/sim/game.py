@@ -9,7 +9,7 @@ cleared or stood back up and then held still and empty >= 2 s, so the detector c
 
 The whole game is decided and simulated at construction (a few minutes of simulated time);
 `samples()` replays it for SimTable, `truth_events()` holds the labelled physical events,
-`transcript_lines()` the truth as spec/stick-stack-transcript.md lines and
+`transcript_lines()` the truth as host/docs/formats/stick-stack-transcript.md lines and
 `expected_standings()` what the rules make of it.
 """
 

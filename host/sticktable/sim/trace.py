@@ -1,4 +1,4 @@
-"""Sensor traces (../shared/spec/sensor-trace.md): write them, and read anyone's strictly.
+"""Sensor traces (host/docs/formats/sensor-trace.md): write them, and read anyone's strictly.
 
 Reading refuses a file that breaks the format with `InputRefused("line N: ...")`; empty cell
 fields (no reading) and wild values are data, passed on as None and as the 24-bit value.

@@ -1,4 +1,4 @@
-"""Bloodsticks (seeds/bloodsticks-rules.txt with the Bloodsticks rulings of rules-decisions.md).
+"""Bloodsticks (host/docs/sources/bloodsticks-rules.txt, host/docs/rulings-bloodsticks.md).
 
 `drop` scores one drop (also `sticktable bloodsticks score-drop`), `flow` moves the game on,
 `rules` is the rule set registered on the engine as "bloodsticks", `settings` reads the header,

@@ -1,4 +1,5 @@
-"""Scoring one Bloodsticks drop from the counter's layout (rulings 1-4, spec/bloodsticks-drop.md).
+"""Scoring one Bloodsticks drop from the counter's layout (rulings 1-4,
+host/docs/formats/bloodsticks-drop.md).
 
 Pure functions over the spec's JSON shapes: the game's rule set and `sticktable bloodsticks
 score-drop` both call `score_layout`, so a drop is counted one way only.

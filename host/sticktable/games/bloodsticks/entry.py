@@ -18,7 +18,8 @@ commands (one per line; or a rule event as JSON):
   bet N                      the dropper bets N
   match NAME | fall NAME     NAME matches the bet | falls out
   drop high|low|bounce|flip  the drop is made, in that style
-  layout {JSON}              the counter's layout: the "sticks" object of spec/bloodsticks-drop.md
+  layout {JSON}              the counter's layout: the "sticks" object of a drop
+                             (host/docs/formats/bloodsticks-drop.md)
   confirm                    the counter accepts the proposed points
   override NAME=N... [why]   the counter's own points replace the proposal
   totals NAME=N...           totals entry: each player's points

@@ -240,7 +240,7 @@ def layout(state: dict, event: dict) -> dict:
     _need_counting(state, event, "layout")
     sticks = event.get("sticks")
     if sticks is None:
-        raise RuleError('a layout needs "sticks" (see spec/bloodsticks-drop.md)')
+        raise RuleError('a layout needs "sticks" (see host/docs/formats/bloodsticks-drop.md)')
     careless = state["stage"] == "round" and state["attempt"] == 2
     try:
         result = score_drop(

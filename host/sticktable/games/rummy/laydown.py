@@ -421,7 +421,8 @@ def lay_down(stick: Stick, cards: list[str], need_natural: bool):
 
 
 def check_stick(stick: Stick, cards: list[str], need_natural: bool) -> dict:
-    """The checker's answer for a lay-down (spec/sticks-laydown.md): ok, melds, wilds or why."""
+    """The checker's answer for a lay-down (host/docs/formats/sticks-laydown.md): ok, melds,
+    wilds or why."""
     melds, why = lay_down(stick, cards, need_natural)
     if not melds:
         return {"ok": False, "stick": stick.number, "text": stick.text, "why": why}

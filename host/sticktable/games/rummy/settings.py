@@ -1,4 +1,4 @@
-"""The two presets as named settings (rules-decisions.md, Sticks): every difference between
+"""The two presets as named settings (host/docs/rulings-sticks.md): every difference between
 the seed texts is one key here, and a game header may override any of them (house rules)."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The stick lists of both presets, loaded from the hand-reviewed data files beside this module.
 
-A stick is a number in its preset's list (spec/sticks-laydown.md). A lay-down stick has parts
-(melds of exact sizes); "No Discard" and Free sticks keep their numbers but have no parts.
+A stick is a number in its preset's list (host/docs/formats/sticks-laydown.md). A lay-down
+stick has parts (melds of exact sizes); "No Discard" and Free sticks keep their numbers but have
+no parts.
 """
 
 from __future__ import annotations
