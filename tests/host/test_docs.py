@@ -11,8 +11,10 @@ from sticktable.cli import build_parser, main
 
 REPO = next(p for p in Path(__file__).resolve().parents if (p / "host" / "docs").is_dir())
 AREAS = ["tests", "host", "firmware", "hardware", "README.md", "Makefile"]
-# Paths into the developers' reference material, which a clone does not have.
-OUTSIDE = re.compile(r"\.\./shared|\bshared/|(?<![\w/])(spec|seeds)/\w|rules-decisions\.md")
+# Paths into the developers' reference material, which a clone does not have (the pattern is
+# spelled in pieces so that this file does not match it itself).
+SHARED = "sha" + "red"
+OUTSIDE = re.compile(rf"\.\./{SHARED}|\b{SHARED}/|(?<![\w/])(spec|seeds)/\w|rules-decisions\.md")
 DOC_REF = re.compile(r"host/docs/[\w./-]+\.(?:md|txt)")
 TEXT = {".py", ".md", ".txt", ".json", ".toml", ".cfg", ".ini", "", ".mk", ".csv"}
 
@@ -31,7 +33,7 @@ def test_nothing_points_outside_the_repository():
     hits = []
     for path in _text_files():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if OUTSIDE.search(line) and path.name != "test_docs.py":
+            if OUTSIDE.search(line):
                 hits.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert not hits, "\n".join(hits)
 
