@@ -10,18 +10,23 @@ Tables:
   games  - one row per game: its header (the rule set, players, house rules) and status.
   events - the game's append-only rule log; the game state is the fold of these.
   facts  - every message the board sent during the game, with what the rules made of it.
+  abandoned - games given up by hand (`sticktable games --abandon`): finished, never resumed.
+  games_copy - a second copy of each games row, stored on other pages of the file, so that
+           `sticktable journal recover` still knows a game's header when its games row is lost.
+
+Opening and SQLite errors: journal_db.py (one line naming the file and what to do).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from sticktable.errors import UserError
+from sticktable.journal_db import JournalError, connect
 from sticktable.paths import data_dir
 
 SCHEMA_VERSION = 1
@@ -52,6 +57,18 @@ CREATE TABLE IF NOT EXISTS facts (
     at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS facts_by_game ON facts (game_id, id);
+CREATE TABLE IF NOT EXISTS abandoned (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games_copy (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    header TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL
+);
 """
 
 
@@ -68,25 +85,42 @@ class GameRow:
     created: float
     finished: float | None
     events: int
+    abandoned: float | None = None
+
+    @property
+    def status(self) -> str:
+        if self.abandoned is not None:
+            return "abandoned"
+        return "in progress" if self.finished is None else "finished"
 
 
 class Journal:
     """A journal file; open it with `Journal(path)` or as a context manager."""
 
-    def __init__(self, path: Path | str | None = None, create: bool = True):
+    def __init__(
+        self, path: Path | str | None = None, create: bool = True, read_only: bool = False
+    ):
         """`create=False` (the commands that only read) refuses a journal that is not there,
-        instead of leaving an empty one behind."""
+        instead of leaving an empty one behind; `read_only` never writes to the file. Only the
+        default data directory is created: a --journal in a missing directory is refused."""
         self.path = Path(path) if path else default_path()
-        if not create and not self.path.exists():
+        self._abandoned = True  # journals written before games could be abandoned have no table
+        if (not create or read_only) and not self.path.exists():
             raise UserError(f"no journal at {self.path} (no game has been played with it)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.is_dir():
+            raise UserError(f"no directory {self.path.parent} for journal {self.path}")
+        self.db = connect(self.path, read_only)
         try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self._migrate()
-        except sqlite3.DatabaseError as err:
-            raise UserError(f"journal {self.path} is not usable: {err}") from None
+            if read_only:
+                self._check_readable()
+            else:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=FULL")
+                self._migrate()
+                self._check_intact()
+        except BaseException:
+            self.db.close()
+            raise
 
     def _migrate(self) -> None:
         (version,) = self.db.execute("PRAGMA user_version").fetchone()
@@ -96,6 +130,27 @@ class Journal:
             )
         self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _check_intact(self) -> None:
+        """A damaged journal is refused before a game is written into it, not half-way."""
+        (verdict,) = self.db.execute("PRAGMA quick_check(1)").fetchone()
+        if verdict != "ok":
+            verdict = verdict.splitlines()[-1]  # the first line only says "in database main"
+            raise JournalError(
+                f"journal {self.path} is damaged ({verdict}): `sticktable journal recover "
+                f"{self.path} NEW.sqlite` copies every intact game into a new journal"
+            )
+
+    def _check_readable(self) -> None:
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise UserError(
+                f"journal {self.path} is from a newer sticktable (schema {version}); upgrade"
+            )
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master")}
+        if not {"games", "events", "facts"} <= tables:
+            raise UserError(f"{self.path} is not a sticktable journal")
+        self._abandoned = "abandoned" in tables
 
     def __enter__(self) -> Journal:
         return self
@@ -123,11 +178,17 @@ class Journal:
         self.db.execute("COMMIT")
 
     def new_game(self, header: dict, source: str) -> int:
-        cur = self.db.execute(
-            "INSERT INTO games (game, header, source, created) VALUES (?, ?, ?, ?)",
-            (header["game"], json.dumps(header), source, time.time()),
-        )
-        return int(cur.lastrowid)
+        row = (header["game"], json.dumps(header), source, time.time())
+        with self.transaction():
+            cur = self.db.execute(
+                "INSERT INTO games (game, header, source, created) VALUES (?, ?, ?, ?)", row
+            )
+            game_id = int(cur.lastrowid)
+            self.db.execute(
+                "INSERT INTO games_copy (id, game, header, source, created) VALUES (?,?,?,?,?)",
+                (game_id, *row),
+            )
+        return game_id
 
     def append_event(self, game_id: int, idx: int, event: dict) -> None:
         """Store rule-log entry `idx`; the primary key refuses a second write of one index."""
@@ -146,14 +207,36 @@ class Journal:
         )
 
     def finish(self, game_id: int) -> None:
-        self.db.execute("UPDATE games SET finished = ? WHERE id = ?", (time.time(), game_id))
+        now = time.time()
+        with self.transaction():
+            for table in ("games", "games_copy"):
+                self.db.execute(f"UPDATE {table} SET finished = ? WHERE id = ?", (now, game_id))
+
+    def abandon(self, game_id: int) -> None:
+        """Give up an unfinished game: it counts as finished and is never resumed."""
+        with self.transaction():
+            self.finish(game_id)
+            self.db.execute(
+                "INSERT OR REPLACE INTO abandoned (game_id, at) VALUES (?, ?)",
+                (game_id, time.time()),
+            )
+
+    def delete(self, game_id: int) -> None:
+        """Remove a game with everything journaled about it."""
+        with self.transaction():
+            for table in ("facts", "events", "abandoned"):
+                self.db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self.db.execute("DELETE FROM games_copy WHERE id = ?", (game_id,))
 
     # -- reading ---------------------------------------------------------------------------
 
     def games(self) -> list[GameRow]:
+        abandoned = "(SELECT at FROM abandoned a WHERE a.game_id = g.id)"
         rows = self.db.execute(
             "SELECT g.id, g.game, g.header, g.source, g.created, g.finished,"
-            " (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id)"
+            " (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id),"
+            f" {abandoned if self._abandoned else 'NULL'}"
             " FROM games g ORDER BY g.id"
         ).fetchall()
         return [self._row(r) for r in rows]
@@ -202,7 +285,7 @@ class Journal:
 
     @staticmethod
     def _row(r: tuple) -> GameRow:
-        return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6])
+        return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7])
 
 
 def add_journal_option(parser) -> None:

@@ -62,7 +62,7 @@ def test_corrupt_journal_is_one_line_and_nonzero(tmp_path, command):
     )
     assert proc.returncode == 1
     assert proc.stdout == ""
-    assert proc.stderr.count("\n") == 1 and "not usable" in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "not a sticktable journal" in proc.stderr
 
 
 def test_games_lists_as_json(tmp_path):

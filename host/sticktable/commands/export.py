@@ -21,7 +21,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    with Journal(args.journal, create=False) as journal:
+    with Journal(args.journal, read_only=True) as journal:
         game = load_game(journal, args.game)
     if args.player is not None and args.player not in game.header.get("players", []):
         raise UserError(f"no player {args.player!r} in game {args.game}")

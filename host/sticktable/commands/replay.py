@@ -34,7 +34,7 @@ def load_game(journal: Journal, game_id: str, upto: int | None = None) -> Game:
 
 
 def run(args) -> int:
-    with Journal(args.journal, create=False) as journal:
+    with Journal(args.journal, read_only=True) as journal:
         game = load_game(journal, args.game, args.upto)
     print(json.dumps(game.summary()))
     return 0

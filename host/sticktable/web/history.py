@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
 from pathlib import Path
 
 from sticktable.commands.games import row_json
@@ -23,14 +22,7 @@ class JournalReader(Journal):
     """A journal opened read-only (`mode=ro`): no schema migration, no lock taken to write."""
 
     def __init__(self, path: Path | str | None = None):
-        self.path = Path(path) if path else default_path()
-        if not self.path.exists():
-            raise UserError(f"no journal at {self.path} (no game has been played with it)")
-        try:
-            self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
-            self.db.execute("SELECT COUNT(*) FROM games").fetchone()
-        except sqlite3.DatabaseError as err:
-            raise UserError(f"journal {self.path} is not usable: {err}") from None
+        super().__init__(path, read_only=True)  # errors: one line naming the file (journal_db)
 
 
 class History:
