@@ -22,7 +22,11 @@ from hardware import pinmap as pm
 UNIX_ONLY = {"board_sim.py"}  # the simulated board runs on the unix port only
 # Board drivers, left out of other profiles (hx711_pio.py: the RP2040's PIO reader, if split
 # out of hx711.py).
-BOARD_ONLY = {"pico": {"board_rp2.py", "hx711_pio.py"}, "esp32": {"board_esp32.py"}}
+BOARD_ONLY = {
+    "pico": {"board_rp2.py", "hx711_pio.py"},
+    "esp32": {"board_esp32.py"},
+    "pi": {"board_blinka.py"},  # CPython on a Raspberry Pi (H-PI): never compiled to .mpy
+}
 
 
 class BuildError(Exception):
@@ -82,6 +86,8 @@ def build(profile: str, out: Path, march: str | None = None) -> list[Path]:
         raise BuildError(
             f"unknown profile {profile!r} (pinmap.json has {sorted(pinmap['profiles'])})"
         )
+    if profile not in pm.micropython_profiles(pinmap):
+        raise BuildError(f"the {profile} profile runs the firmware under CPython: nothing to build")
     prof = pinmap["profiles"][profile]
     tool = mpy_cross()
     version = mpy_cross_version(tool)

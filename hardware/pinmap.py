@@ -16,6 +16,7 @@ PINMAP_PATH = HARDWARE_DIR / "pinmap.json"
 
 # Names every profile defines, in the order the generated module lists them.
 PIN_NAMES = ("HX711_SCK", "HX711_DOUT", "I2C_ID", "I2C_SDA", "I2C_SCL", "NEOPIXEL", "BUTTONS")
+OPTIONAL_PINS = ("SCOREBOARD",)  # the Pi's room scoreboard strip
 
 # Raspberry Pi Pico: the 40-pin header, pin 1 first (GP23-25 and GP29 are on-board only).
 PICO_HEADER = (
@@ -34,6 +35,14 @@ PICO_I2C = {  # I2C block -> (SDA-capable GPIOs, SCL-capable GPIOs)
 ESP32_GPIO = set(range(0, 6)) | set(range(12, 20)) | {21, 22, 23, 25, 26, 27} | set(range(32, 40))
 ESP32_INPUT_ONLY = set(range(34, 40))
 ESP32_STRAPPING = {0, 2, 5, 12, 15}
+# Raspberry Pi (BCM numbers): GPIO2-27 are on the header (0/1 hold the HAT ID EEPROM); I2C1 is
+# GPIO2/3; rpi_ws281x drives NeoPixels from PWM0 (GPIO12/18, with DMA), PCM (GPIO21) or SPI0
+# MOSI (GPIO10), one strip per peripheral; SPI0's other pins and the UART are left alone.
+PI_GPIO = set(range(2, 28))
+PI_I2C1 = (2, 3)
+PI_LED_PERIPHERAL = {12: "PWM0", 18: "PWM0", 21: "PCM", 10: "SPI0"}
+PI_RESERVED = {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 11: "SPI0 SCLK", 14: "UART TX"}
+PI_RESERVED[15] = "UART RX"
 
 
 class PinMapError(ValueError):
@@ -48,11 +57,16 @@ def accel_addr(pinmap: dict) -> int:
     return int(pinmap["table"]["accel_addr"], 16)
 
 
+def micropython_profiles(pinmap: dict) -> list[str]:
+    """The profiles of boards that run MicroPython (the Pi runs the firmware under CPython)."""
+    return [name for name, prof in pinmap["profiles"].items() if "micropython" in prof]
+
+
 def used_gpios(pins: dict) -> list[int]:
     """Every GPIO the profile wires (I2C_ID is a peripheral number, not a pin)."""
     gpios = []
-    for name in PIN_NAMES:
-        if name == "I2C_ID":
+    for name in PIN_NAMES + OPTIONAL_PINS:
+        if name == "I2C_ID" or name not in pins:
             continue
         value = pins[name]
         gpios.extend(value if isinstance(value, list) else [value])
@@ -74,7 +88,7 @@ def problems(pinmap: dict, profile: str) -> list[str]:
         found.append(f"{profile}: {len(pins['BUTTONS'])} buttons for {table['seats']} seats")
     if len(pins["HX711_DOUT"]) != table["cells"]:
         found.append(f"{profile}: {len(pins['HX711_DOUT'])} DOUT pins for {table['cells']} cells")
-    check = {"pico": _pico_problems, "esp32": _esp32_problems}.get(profile)
+    check = {"pico": _pico_problems, "esp32": _esp32_problems, "pi": _pi_problems}.get(profile)
     if check is None:
         found.append(f"{profile}: no board rules known for this profile")
     else:
@@ -118,30 +132,56 @@ def _esp32_problems(pins: dict) -> list[str]:
     return found
 
 
+def _pi_problems(pins: dict) -> list[str]:
+    gpios = used_gpios(pins)
+    found = [f"GPIO{g} is not a header GPIO" for g in gpios if g not in PI_GPIO]
+    found += [f"GPIO{g} is {PI_RESERVED[g]}" for g in gpios if g in PI_RESERVED]
+    if pins["I2C_ID"] != 1 or (pins["I2C_SDA"], pins["I2C_SCL"]) != PI_I2C1:
+        found.append("the accelerometer goes on I2C1: GPIO2 = SDA, GPIO3 = SCL")
+    strips = [pins["NEOPIXEL"], *([pins["SCOREBOARD"]] if "SCOREBOARD" in pins else [])]
+    blocks = [PI_LED_PERIPHERAL.get(g) for g in strips]
+    found += [
+        f"GPIO{g} cannot drive NeoPixels (PWM0 12/18, PCM 21 or SPI0 MOSI 10)"
+        for g, block in zip(strips, blocks, strict=True)
+        if block is None
+    ]
+    if None not in blocks and len(set(blocks)) < len(blocks):
+        found.append(f"the rings and the scoreboard both need {blocks[0]}: one strip per block")
+    return found
+
+
 def render(pinmap: dict, profile: str) -> str:
     """The firmware pin module of one profile, as text (ruff-format clean)."""
     prof = pinmap["profiles"][profile]
     table = pinmap["table"]
     notes = prof.get("comments", {})
+    cpython = prof.get("python") == "cpython"  # plain numbers: no `micropython` module there
     lines = [
         f"# Pin map of the {prof['board']} table board.",
         "# GENERATED from hardware/pinmap.json by `python -m hardware.pinmap --write`:",
         "# edit the JSON, not this file (tests/hardware checks the two agree).",
-        "from micropython import const",
+        *([] if cpython else ["from micropython import const"]),
         "",
     ]
 
     def line(name: str, value: str, note: str = "") -> None:
         lines.append(f"{name} = {value}" + (f"  # {note}" if note else ""))
 
-    for name in PIN_NAMES:
+    def number(value) -> str:
+        return str(value) if cpython else f"const({value})"
+
+    for name in PIN_NAMES + OPTIONAL_PINS:
+        if name not in prof["pins"]:
+            continue
         value = prof["pins"][name]
-        text = f"({', '.join(map(str, value))})" if isinstance(value, list) else f"const({value})"
+        text = f"({', '.join(map(str, value))})" if isinstance(value, list) else number(value)
         line(name, text, notes.get(name, ""))
         if name == "I2C_SCL":
-            line("ACCEL_ADDR", f"const({table['accel_addr']})", table.get("accel_addr_note", ""))
-    line("SEATS", f"const({table['seats']})")
-    line("LEDS_PER_RING", f"const({table['leds_per_ring']})")
+            line("ACCEL_ADDR", number(table["accel_addr"]), table.get("accel_addr_note", ""))
+    line("SEATS", number(table["seats"]))
+    line("LEDS_PER_RING", number(table["leds_per_ring"]))
+    if "supply" in prof:
+        line("LEDS_SUPPLY_MA", number(prof["supply"]["leds_ma"]), prof["supply"]["note"])
     return "\n".join(lines) + "\n"
 
 

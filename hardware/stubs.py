@@ -29,11 +29,12 @@ def install(port: str, package: str, version: str) -> None:
 
 def main() -> int:
     pinmap = pm.load()
-    for prof in pinmap["profiles"].values():
+    boards = [pinmap["profiles"][name] for name in pm.micropython_profiles(pinmap)]
+    for prof in boards:
         install(prof["port"], prof["stubs"], prof["micropython"])
     print(
         f"stubs in {Path(STUBS_DIR).relative_to(ROOT)}/: "
-        + ", ".join(sorted(p["port"] for p in pinmap["profiles"].values()))
+        + ", ".join(sorted(p["port"] for p in boards))
     )
     return 0
 

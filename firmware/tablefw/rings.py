@@ -16,6 +16,9 @@
 # Power budget: a WS2812 draws up to ~20 mA per colour channel at level 255 (~60 mA at full
 # white). The table runs from a 500 mA USB port, of which the LEDs may take LED_BUDGET_MA; the
 # frame is scaled down so the sum of all channel levels stays under SUM_CAP.
+#
+# The host's room scoreboard (host/sticktable/scoreboard.py) draws with this same code: a strip
+# of `per_seat` LEDs per seat instead of a ring, capped (`limit`) for its own supply.
 
 from micropython import const
 
@@ -112,34 +115,35 @@ def _fill(frame, first, count, colour):
         i += 3
 
 
-def lit_count(score, scale):
+def lit_count(score, scale, per_seat=LEDS_PER_RING):
     """LEDs lit for a score: rounded up so any point shows, a full ring at `scale` or more."""
     if score <= 0:
         return 0
-    n = (score * LEDS_PER_RING + scale - 1) // scale
-    return LEDS_PER_RING if n > LEDS_PER_RING else n
+    n = (score * per_seat + scale - 1) // scale
+    return per_seat if n > per_seat else n
 
 
-def _seat_play(display, seat, frame, head, dim):
-    first = seat * LEDS_PER_RING
-    _fill(frame, first, LEDS_PER_RING, (0, 0, 0))
+def _seat_play(display, seat, frame, head, dim, per_seat):
+    first = seat * per_seat
+    _fill(frame, first, per_seat, (0, 0, 0))
     score = display.scores[seat]
     if score < 0:
         return  # an empty seat stays dark
-    n = lit_count(score, display.scale)
+    n = lit_count(score, display.scale, per_seat)
     _fill(frame, first, n, _SCORE_DIM if dim else _SCORE)
     if display.marks[seat]:
-        _fill(frame, first + LEDS_PER_RING - 1, 1, _MARK)
+        _fill(frame, first + per_seat - 1, 1, _MARK)
     if head and display.turn == seat:
-        _fill(frame, first + (n if n < LEDS_PER_RING else LEDS_PER_RING - 1), 1, _HEAD)
+        _fill(frame, first + (n if n < per_seat else per_seat - 1), 1, _HEAD)
 
 
-def render(display, t_ms, frame):
-    """Draw the whole chain for `display` at time t_ms into `frame` (GRB bytes), power-capped."""
-    seats = len(frame) // (3 * LEDS_PER_RING)
+def render(display, t_ms, frame, per_seat=LEDS_PER_RING, limit=0):
+    """Draw the whole chain for `display` at time t_ms into `frame` (GRB bytes), power-capped:
+    `per_seat` LEDs per seat (a ring), channel levels summing to at most `limit` (0: SUM_CAP)."""
+    seats = len(frame) // (3 * per_seat)
     if seats > display.seats:
         seats = display.seats
-    leds = seats * LEDS_PER_RING
+    leds = seats * per_seat
     mode = display.mode
     flash = phase(display, t_ms) == 0
     if mode == IDLE:
@@ -151,23 +155,26 @@ def render(display, t_ms, frame):
     elif mode == OVER:
         for seat in range(seats):
             if display.win[seat]:
-                _fill(frame, seat * LEDS_PER_RING, LEDS_PER_RING, _GREEN)
+                _fill(frame, seat * per_seat, per_seat, _GREEN)
             else:
-                _seat_play(display, seat, frame, False, True)
+                _seat_play(display, seat, frame, False, True, per_seat)
     else:
         for seat in range(seats):
-            _seat_play(display, seat, frame, mode != PAUSED, mode == PAUSED)
-    cap(frame)
+            _seat_play(display, seat, frame, mode != PAUSED, mode == PAUSED, per_seat)
+    cap(frame, limit)
 
 
-def cap(frame):
-    """Scale the frame down so all channel levels sum to at most SUM_CAP; returns the new sum."""
+def cap(frame, limit=0):
+    """Scale the frame down so all channel levels sum to at most `limit` (0: SUM_CAP); returns
+    the new sum."""
+    if not limit:
+        limit = SUM_CAP
     total = 0
     for level in frame:
         total += level
-    if total <= SUM_CAP:
+    if total <= limit:
         return total
-    factor = SUM_CAP * 256 // total  # < 256: every level shrinks
+    factor = limit * 256 // total  # < 256: every level shrinks
     total = 0
     for i in range(len(frame)):
         level = frame[i] * factor >> 8

@@ -11,8 +11,16 @@ PINMAP = pm.load()
 PROFILES = sorted(PINMAP["profiles"])
 
 
-def test_both_boards_have_a_profile():
-    assert {"pico", "esp32"} <= set(PROFILES)
+def test_every_board_has_a_profile():
+    assert {"pico", "esp32", "pi"} <= set(PROFILES)
+
+
+def test_the_pi_module_imports_under_cpython():
+    # The Pi runs the firmware under CPython: its pin module is plain numbers.
+    namespace: dict = {}
+    exec(pm.render(PINMAP, "pi"), namespace)
+    assert namespace["SCOREBOARD"] == PINMAP["profiles"]["pi"]["pins"]["SCOREBOARD"]
+    assert namespace["LEDS_SUPPLY_MA"] == PINMAP["profiles"]["pi"]["supply"]["leds_ma"]
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -47,6 +55,11 @@ def _broken(profile, **pins):
         ("esp32", {"NEOPIXEL": 7}, "not usable"),
         ("esp32", {"NEOPIXEL": 2}, "strapping"),
         ("esp32", {"BUTTONS": [18, 19, 23, 25, 26, 27, 32, 34]}, "input-only"),
+        ("pi", {"NEOPIXEL": 20}, "cannot drive NeoPixels"),
+        ("pi", {"NEOPIXEL": 12}, "one strip per block"),
+        ("pi", {"I2C_SDA": 14}, "I2C1"),
+        ("pi", {"BUTTONS": [17, 22, 23, 24, 25, 26, 27, 9]}, "SPI0 MISO"),
+        ("pi", {"HX711_SCK": 1}, "not a header GPIO"),
     ],
 )
 def test_board_rules_catch_wiring_mistakes(profile, change, words):

@@ -17,6 +17,7 @@ from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
 from sticktable.rings_view import RingPrinter
+from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 
 POLL_S = 0.02
 # After the simulated table has played its last sample, wait this long for the last frames.
@@ -79,6 +80,7 @@ def register(subparsers) -> None:
         help="seconds to wait for the board's hello (default 3)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
+    add_scoreboard_option(parser)
     add_journal_option(parser)
     parser.set_defaults(func=run)
 
@@ -119,6 +121,10 @@ def run(args) -> int:
     with Journal(args.journal) as journal:
         game_id, game = open_game(journal, args)
         with contextlib.ExitStack() as stack:
+            scoreboard = None  # the room scoreboard: an output fed every display shown
+            if args.scoreboard:
+                scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
+                stack.enter_context(contextlib.closing(scoreboard))
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
             resume = journal.board_position(game_id) if game_id is not None else None
             link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
@@ -129,7 +135,8 @@ def run(args) -> int:
                 f"game {game_id}: {game.header['game']}, players {players} (journal {journal.path})"
             )
             rings = RingPrinter(game.header["players"], say)
-            session = TableSession(journal, game_id, game, send=link.send, say=say)
+            send = scoreboard.tap(link.send) if scoreboard else link.send
+            session = TableSession(journal, game_id, game, send=send, say=say)
             session.on_board(link.hello)
             session.begin()
             # Typed input from a terminal, or from a pipe when no script plays the game.

@@ -1,0 +1,181 @@
+# The Raspberry Pi's hardware as seen from below Blinka, for tests on a PC. Blinka and the
+# CircuitPython libraries run unchanged; what they finally talk to is faked here, behaving like
+# the datasheets:
+#
+#   gpiod (fakes/gpiod)          the Pi's GPIO controller "pinctrl-bcm2711": lines that are
+#                                inputs (with their bias) or outputs, and what is wired to them:
+#                                four HX711s on the pin map's clock and data lines (the
+#                                datasheet model of tests/firmware/mpfakes/fake_hx711.py, here in
+#                                real microseconds: a clock held high > 60 us powers a chip
+#                                down), and the seat buttons (to GND: a pressed one reads 0).
+#   Adafruit_PureIO.smbus        /dev/i2c-1 with a LIS3DH at 0x18 (register file, auto-increment)
+#                                or, with FAKEPI_NO_ACCEL=1, no device: every transfer fails with
+#                                EREMOTEIO, as the Pi's I2C controller reports a NACK.
+#   _rpi_ws281x                  the DMA/PWM (or SPI) driver of rpi_ws281x: shifts out each LED's
+#                                24 bits in the strip type's order to a chain of WS2812s, which
+#                                take the first byte as green, then red, then blue.
+#
+# The world's inputs come from a virtual tower: FAKEPI_SAMPLES names a file or FIFO of the
+# simulated board's sample records (struct "<I4i3hB": t_ms, four raw cells with MISSING for a
+# dead chip, ax/ay/az in milli-g, buttons), played out in real time from the first record's
+# arrival. Without it the tower stands empty and still. FAKEPI_LEDS names a file that gets one
+# line per LED frame shifted out: "<gpio> <hex of the wire bytes>".
+# Tests in the same process use `world()` directly (stall the clock line, read the chips).
+
+import os
+import struct
+import threading
+import time
+
+from fake_hx711 import FakeHX711
+from fake_lis3dh_bus import LIS3DHBus
+
+RECORD = struct.Struct("<I4i3hB")
+MISSING = -(2**30)
+ACCEL_FAILED = -32768
+EREMOTEIO = 121
+STILL_COUNTS = (84000, 91000, 87000, 89000)  # an empty plate's raw readings
+LABEL = "pinctrl-bcm2711"
+NUM_LINES = 58
+
+
+class RealClock:
+    """FakeHX711's clock in real microseconds (the Pi's code runs in real time)."""
+
+    def __init__(self):
+        self._start = time.monotonic_ns()
+
+    @property
+    def us(self):
+        return (time.monotonic_ns() - self._start) // 1000
+
+    def advance(self, us):
+        pass  # pin accesses take their real time here
+
+
+class Cell:
+    """One chip's input: the current sample's raw reading (a one-item sequence for FakeHX711)."""
+
+    def __init__(self, world, index):
+        self.world = world
+        self.index = index
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, k):
+        value = self.world.sample[1 + self.index]
+        return 0 if value == MISSING else value
+
+
+class World:
+    def __init__(self):
+        from tablefw import pins_pi as pins
+
+        self.pins = pins
+        self.clock = RealClock()
+        self.sample = (0, *STILL_COUNTS, 0, 0, 1000, 0)
+        self.levels = {}  # line -> level driven by the program (outputs)
+        self.bias = {}  # line -> "up", "down" or None (inputs)
+        self.stall_us = 0  # the next rising edge of the HX711 clock takes this long
+        self.chips = [
+            FakeHX711(self.clock, Cell(self, i), b_values=Cell(self, i))
+            for i in range(len(pins.HX711_DOUT))
+        ]
+        self.dout = {line: chip for line, chip in zip(pins.HX711_DOUT, self.chips, strict=True)}
+        self.buttons = {line: seat for seat, line in enumerate(pins.BUTTONS)}
+        self.accel = LIS3DHBus()
+        self.accel._reset()
+        LIS3DHBus.dead = bool(os.environ.get("FAKEPI_NO_ACCEL"))
+        self.wire_frames = []  # (gpio, wire bytes) per frame shifted out
+        self._leds = os.environ.get("FAKEPI_LEDS")
+        self._set_accel()
+        feed = os.environ.get("FAKEPI_SAMPLES")
+        if feed:
+            threading.Thread(target=self._play, args=(feed,), daemon=True).start()
+
+    # -- the virtual tower ---------------------------------------------------------------------
+
+    def _play(self, path):
+        with open(path, "rb") as stream:
+            start = None
+            while True:
+                record = stream.read(RECORD.size)
+                if len(record) < RECORD.size:
+                    return  # the tower is done: the last sample stays
+                sample = RECORD.unpack(record)
+                if sample[0] == 0xFFFFFFFF:
+                    return
+                now = time.monotonic()
+                if start is None:
+                    start = now - sample[0] / 1000
+                wait = start + sample[0] / 1000 - now
+                if wait > 0:
+                    time.sleep(wait)
+                self.sample = sample
+                for chip, value in zip(self.chips, sample[1:5], strict=True):
+                    chip.dead = value == MISSING
+                self._set_accel()
+
+    def _set_accel(self):
+        ax, ay, az = self.sample[5:8]
+        regs = self.accel.regs
+        for i, mg in enumerate((ax if ax != ACCEL_FAILED else 0, ay, az)):
+            raw = (mg << 4) & 0xFFFF  # 12-bit left-justified, 1 mg per digit (HR, +-2 g)
+            regs[0x28 + 2 * i] = raw & 0xFF
+            regs[0x29 + 2 * i] = raw >> 8
+
+    def accel_failing(self):
+        return self.sample[5] == ACCEL_FAILED
+
+    # -- GPIO lines ------------------------------------------------------------------------------
+
+    def drive(self, line, level):
+        old = self.levels.get(line, 0)
+        self.levels[line] = level
+        if line == self.pins.HX711_SCK and level != old:
+            for chip in self.chips:
+                if level:
+                    chip.rise()
+                else:
+                    chip.fall()
+            if level and self.stall_us:
+                stall, self.stall_us = self.stall_us, 0
+                end = time.perf_counter() + stall / 1e6
+                while time.perf_counter() < end:
+                    pass  # the process was preempted with the clock high
+
+    def read(self, line):
+        if line in self.levels:
+            return self.levels[line]
+        chip = self.dout.get(line)
+        if chip is not None:
+            return chip.dout()
+        seat = self.buttons.get(line)
+        if seat is not None and self.sample[8] & (1 << seat):
+            return 0  # pressed: the button shorts the line to GND
+        bias = self.bias.get(line)
+        return 0 if bias == "down" else 1 if bias == "up" else 0
+
+    # -- the LED chain -------------------------------------------------------------------------
+
+    def shift_out(self, gpio, wire):
+        self.wire_frames.append((gpio, bytes(wire)))
+        if self._leds:
+            with open(self._leds, "a") as out:
+                out.write(f"{gpio} {bytes(wire).hex()}\n")
+
+
+_world = None
+
+
+def world():
+    global _world
+    if _world is None:
+        _world = World()
+    return _world
+
+
+def ws2812_colours(wire):
+    """What a chain of WS2812s shows for the wire bytes: (r, g, b) per LED (GRB on the wire)."""
+    return [(wire[i + 1], wire[i], wire[i + 2]) for i in range(0, len(wire) - 2, 3)]
