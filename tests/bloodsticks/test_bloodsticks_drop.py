@@ -52,8 +52,9 @@ def test_cancelling_is_not_transitive_and_dead_sticks_cancel_by_default():
     # cancels it under the default dead_sticks_cancel=yes.
     layout = {"a1": {"on": ["b1"]}, "b1": {"on": ["c1"]}, "c1": {"posture": "center"}}
     assert points(layout) == {"Ann": 2, "Bo": 1, "Cy": 1}
-    # dead_sticks_cancel=no: the cancelled b1 cancels nothing, c1 scores its 8.
-    assert points(layout, dead_sticks_cancel=False) == {"Ann": 2, "Bo": 1, "Cy": 8 + 1}
+    # dead_sticks_cancel=no changes nothing here: only a stick the bloodstick kills stops
+    # cancelling; b1, cancelled by a1, still cancels c1 (ruling G8).
+    assert points(layout, dead_sticks_cancel=False) == {"Ann": 2, "Bo": 1, "Cy": 1}
 
 
 def test_a_stick_on_two_sticks_cancels_both():
@@ -163,8 +164,10 @@ ROUND_SCOPE = [
     ({"c1": {"posture": "thin", "on": ["henki"]}, "henki": {"on": ["c2"]}}, 8 + 3, (2 + 1) * 4),
     # only touching: x2 per stick either way.
     ({"c1": {"posture": "thin", "touch": ["henki"]}}, 5, 5),
-    # c1 on the henki but cancelled: a dead stick lends no multiplier to the total.
-    ({"c1": {"posture": "thin", "on": ["henki"]}, "a1": {"on": ["c1"]}}, 1, 1),
+    # c1 on the henki but cancelled by a1: 0 + 1 | G8: it still brings x4: (0 + 1) x 4.
+    ({"c1": {"posture": "thin", "on": ["henki"]}, "a1": {"on": ["c1"]}}, 1, 4),
+    # c1 on the henki but the bloodstick touches it (and the henki): it brings nothing (G8).
+    ({"c1": {"posture": "thin", "on": ["henki"], "touch": ["blood"]}}, 2 + 1, 2 + 1),
 ]
 
 

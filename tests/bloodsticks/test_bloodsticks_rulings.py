@@ -333,7 +333,8 @@ def test_ruling_7_ties_redrop_without_betting_until_broken():
     for _ in range(3):
         play_round(game, points={"Ann": 3, "Bo": 3, "Cy": 1})
     assert game.state["stage"] == "tiebreak" and game.state["pool"] == ["Ann", "Bo"]
-    assert game.rules.legal_actions(game.state, "Ann") == []  # no betting in a tiebreak
+    actions = game.rules.legal_actions(game.state)
+    assert {a["type"] for a in actions} == {"drop"}  # no betting in a tiebreak
     game.apply({"type": "drop", "style": "low"})
     game.apply({"type": "totals", "points": {"Ann": 2, "Bo": 2}})  # still tied
     game.apply({"type": "drop", "style": "low"})
@@ -356,6 +357,43 @@ def test_ruling_7_tiebreak_uses_all_the_tied_players_sticks_and_the_layout():
     game.apply({"type": "layout", "sticks": layout(game, **{"Cy-2": {"posture": "thin"}})})
     game.apply({"type": "confirm"})
     assert game.state["winners"] == ["Cy"] and game.state["end"] == "highest"
+
+
+def test_ruling_g4_tiebreak_dropper_careless_redo_and_judged_over_all_active():
+    # Four seats Ann Bo Cy Dee; Bo drops first, then going right: Ann, Dee, Cy (Cy last).
+    game = host_game(("Ann", "Bo", "Cy", "Dee"), first="Bo", entry="any")
+    zero = {"Ann": 0, "Bo": 0, "Cy": 0, "Dee": 0}
+    rounds = [{"Ann": 5, "Bo": 5, "Cy": 0, "Dee": 4}, zero, zero, {**zero, "Cy": 1}]
+    for points in rounds:  # "any": the rounds as totals, the tiebreak as a layout
+        to_count(game)
+        game.apply({"type": "totals", "points": points})
+    # Ann 5, Bo 5 tie; Dee 4 is active but not in the drop. The previous dropper is Cy: the
+    # first tied player to Cy's right is Bo (Cy -> Bo).
+    assert game.state["stage"] == "tiebreak" and game.state["dropper"] == "Bo"
+    game.apply({"type": "drop"})  # no style recorded
+    game.apply({"type": "layout", "sticks": layout(game, **{"Ann-1": {"off": True}})})
+    assert game.state["phase"] == "drop" and game.state["attempt"] == 2  # done over
+    game.apply({"type": "drop"})
+    # Careless: Ann-1 off -> Ann +8 (her other stick 1), Bo -8 + 2, the henki off: Bo -20.
+    got = propose(game, henki={"off": True}, **{"Ann-1": {"off": True}})
+    assert got == {"Ann": 1 + 8, "Bo": 2 - 8 - 20}
+    game.apply({"type": "confirm"})
+    # Judged over all active players: Ann 14, Bo -21, Dee 4, Cy 1: Ann wins outright.
+    assert game.state["winners"] == ["Ann"] and game.state["totals"]["Bo"] == 5 - 26
+    record = game.state["tiebreaks"][0]
+    assert record["dropper"] == "Bo" and record["careless"] and record["redos"] == 1
+
+
+def test_ruling_g3_answers_go_clockwise_from_the_droppers_left():
+    game = host_game(("Ann", "Bo", "Cy", "Dee"), first="Cy")
+    game.apply({"type": "collect"})
+    game.apply({"type": "bet", "amount": 2})
+    assert game.state["pending"] == ["Dee", "Ann", "Bo"]
+    with pytest.raises(RuleError, match="Dee answers before Ann"):
+        game.apply({"type": "match", "player": "Ann"})
+    for player in ("Dee", "Ann", "Bo"):
+        game.apply({"type": "match", "player": player})
+    assert game.state["phase"] == "drop"
 
 
 def test_ruling_7_house_rule_max_tiebreaks_splits_remainder_to_earliest_seat():
@@ -385,8 +423,11 @@ def test_ruling_7_max_tiebreaks_zero_splits_at_once():
 def test_ruling_8_challenge_five_sticks_four_rounds_alternating_neutral_counter_no_cap():
     with pytest.raises(RuleError, match="challenge"):
         new_game(("Ann", "Bo"))
-    with pytest.raises(RuleError, match="cap"):
-        new_game(("Ann", "Bo"), variant="challenge", cap=5)
+    capped = new_game(("Ann", "Bo"), variant="challenge", cap=5, **HOST)  # a challenge may cap
+    capped.apply({"type": "first_dropper", "player": "Ann"})
+    capped.apply({"type": "collect"})
+    with pytest.raises(RuleError, match="1 to 5"):
+        capped.apply({"type": "bet", "amount": 6})
     with pytest.raises(RuleError, match="neutral"):
         new_game(("Ann", "Bo"), variant="challenge", counter="Bo")
     game = new_game(("Ann", "Bo"), variant="challenge", counter="Ref", **HOST)
@@ -427,7 +468,7 @@ def test_ruling_8_challenge_neutral_counter_counts_the_opening_drop_too():
 
 def test_ruling_8_house_dropper_fastfall():
     players = [f"P{i}" for i in range(10)]
-    with pytest.raises(RuleError, match="3 to 10"):
+    with pytest.raises(RuleError, match="2 to 10"):
         new_game(players + ["P10"], variant="house")
     with pytest.raises(RuleError, match="does not apply"):
         new_game(players, variant="house", cap=5)
@@ -441,9 +482,7 @@ def test_ruling_8_house_dropper_fastfall():
     game.apply({"type": "drop", "style": "flip"})
     game.apply({"type": "totals", "points": {p: 1 for p in players}})
     game.apply({"type": "collect"})
-    with pytest.raises(RuleError, match="counted"):
-        game.apply({"type": "pick_counter", "player": "P3"})  # three different counters
-    game.apply({"type": "pick_counter", "player": "P4"})
+    game.apply({"type": "pick_counter", "player": "P3"})  # G5: the same counter again
     game.apply({"type": "drop", "style": "low"})
     game.apply({"type": "totals", "points": {p: 2 if p == "P9" else 1 for p in players}})
     play_round(game, points={p: 0 for p in players})
@@ -466,10 +505,8 @@ def test_ruling_8_house_careless_drop_credits_players_and_nobody_pays():
 # --- ruling 9 --------------------------------------------------------------------------------
 
 
-def side(game, bettor, kind, guess, stake, round_=None):
+def side(game, bettor, kind, guess, stake):
     event = {"type": "side_bet", "bettor": bettor, "kind": kind, "guess": guess, "stake": stake}
-    if round_ is not None:
-        event["round"] = round_
     game.apply(event)
 
 
@@ -477,20 +514,19 @@ def test_ruling_9_secondary_pots_pay_by_the_rulings_odds():
     with pytest.raises(RuleError, match="does not apply"):
         new_game(side_pots=True)
     game = new_game(("Ann", "Bo", "Cy"), variant="house", side_pots=True, entry="totals")
-    side(game, "Zed", "high_drop", 12, 3, 1)  # round 1 house score 10: 2 above -> 6 back
-    side(game, "Zed", "high_drop", 10, 3, 1)  # exactly the score: not above -> lost
-    side(game, "Yan", "low_drop", 9, 2, 1)  # 1 below -> 4 back
-    side(game, "Yan", "low_drop", 7, 2, 1)  # 3 below -> lost
+    # Drop bets are on the next drop that counts (G7): here round 1's.
+    side(game, "Zed", "high_drop", 12, 3)  # round 1 house score 10: 2 above -> 6 back
+    side(game, "Zed", "high_drop", 10, 3)  # exactly the score: not above -> lost
+    side(game, "Yan", "low_drop", 9, 2)  # 1 below -> 4 back
+    side(game, "Yan", "low_drop", 7, 2)  # 3 below -> lost
     side(game, "Ann", "high_score", 9, 1)  # final highest 9: exact -> 5 back
     side(game, "Bo", "high_score", 11, 1)  # within 2 -> 2 back
     side(game, "Cy", "low_score", 4, 4)  # final lowest 1: 3 off -> lost
     side(game, "Zed", "low_score", 1, 2)  # exact -> 10 back
     side(game, "Yan", "low_score", 3, 1)  # within 2 -> 2 back
     play_round(game, points={"Ann": 5, "Bo": 3, "Cy": 2})  # house score 10
-    with pytest.raises(RuleError, match="round 1"):
-        side(game, "Zed", "high_drop", 12, 3, 1)
-    side(game, "Zed", "high_drop", 5, 1, 3)  # round 3 score 4: 1 above -> 2 back
     play_round(game, points={"Ann": 2, "Bo": 0, "Cy": -2})
+    side(game, "Zed", "high_drop", 5, 1)  # round 3 score 4: 1 above -> 2 back
     play_round(game, points={"Ann": 2, "Bo": 1, "Cy": 1})
     with pytest.raises(RuleError):
         side(game, "Zed", "high_score", 9, 1)  # the game is over
@@ -515,7 +551,7 @@ def test_ruling_9_secondary_pots_pay_by_the_rulings_odds():
 
 def test_ruling_9_house_score_highest():
     game = new_game(variant="house", side_pots=True, house_score="highest", entry="totals")
-    side(game, "Zed", "high_drop", 7, 1, 1)  # highest single score 5: 2 above -> wins
+    side(game, "Zed", "high_drop", 7, 1)  # highest single score 5: 2 above -> wins
     play_round(game, points={"Ann": 5, "Bo": 3, "Cy": 2})  # (the sum, 10, would lose)
     play_round(game, points={"Ann": 0, "Bo": 0, "Cy": 0})
     play_round(game, points={"Ann": 0, "Bo": 0, "Cy": 0})

@@ -33,12 +33,14 @@ def test_buttons_short_press_matches_long_press_falls_out():
     assert rules.interpret(game.state, {"k": "button", "seat": 1, "long": False}) == [
         {"type": "match", "player": "Bo"}
     ]
-    assert rules.interpret(game.state, {"k": "button", "seat": 2, "long": True}) == [
-        {"type": "fall_out", "player": "Cy"}
+    assert rules.interpret(game.state, {"k": "button", "seat": 1, "long": True}) == [
+        {"type": "fall_out", "player": "Bo"}
     ]
-    # The dropper has no bet to answer; other facts and bad seats mean nothing.
+    # The dropper has no bet to answer; Cy answers after Bo (G3: clockwise from the
+    # dropper's left); other facts and bad seats mean nothing.
     for fact in (
         {"k": "button", "seat": 0, "long": False},
+        {"k": "button", "seat": 2, "long": True},
         {"k": "button", "seat": 9},
         {"k": "button", "seat": True},
         {"k": "fell", "n": 2},
@@ -48,6 +50,9 @@ def test_buttons_short_press_matches_long_press_falls_out():
         assert rules.interpret(game.state, fact) == []
     game.apply(rules.interpret(game.state, {"k": "button", "seat": 1, "long": False})[0])
     assert rules.interpret(game.state, {"k": "button", "seat": 1, "long": True}) == []
+    assert rules.interpret(game.state, {"k": "button", "seat": 2, "long": True}) == [
+        {"type": "fall_out", "player": "Cy"}
+    ]
 
 
 def test_buttons_mean_nothing_outside_a_bet():
@@ -58,11 +63,12 @@ def test_buttons_mean_nothing_outside_a_bet():
 
 def test_display_scores_turn_marks_pot_and_the_winner():
     game = betting_game()
-    game.apply({"type": "fall_out", "player": "Cy"})
     shown = game.rules.display(game.state)
     assert shown.turn == 0 and shown.mode == "play" and game.standings().pot == 2
-    assert shown.marks == (0, MARK_COUNTER | MARK_TO_ANSWER, MARK_FELL_OUT)
+    assert shown.marks == (0, MARK_COUNTER | MARK_TO_ANSWER, MARK_TO_ANSWER)
     game.apply({"type": "match", "player": "Bo"})
+    game.apply({"type": "fall_out", "player": "Cy"})
+    assert game.rules.display(game.state).marks == (0, MARK_COUNTER, MARK_FELL_OUT)
     game.apply({"type": "drop", "style": "low"})
     game.apply({"type": "layout", "sticks": layout(game, **{"Bo-1": {"posture": "thin"}})})
     game.apply({"type": "confirm"})
@@ -105,11 +111,12 @@ def test_view_shows_the_drop_sticks_and_the_players_actions():
     game = betting_game()
     answer = game.rules.view(game.state, "Cy")
     assert answer["you"] == "Cy" and answer["to_answer"] == ["Bo", "Cy"]
-    assert answer["actions"] == [
+    assert answer["actions"] == []  # Bo answers first (G3)
+    game.apply({"type": "match", "player": "Bo"})
+    assert game.rules.view(game.state, "Cy")["actions"] == [
         {"type": "match", "player": "Cy"},
         {"type": "fall_out", "player": "Cy"},
     ]
-    game.apply({"type": "match", "player": "Bo"})
     game.apply({"type": "match", "player": "Cy"})
     game.apply({"type": "drop", "style": "high"})
     view = game.rules.view(game.state, "Bo")
@@ -126,9 +133,9 @@ def test_view_shows_the_drop_sticks_and_the_players_actions():
 
 def test_referee_correction_rewrites_a_fall_out_as_a_match():
     game = betting_game()
-    game.apply({"type": "fall_out", "player": "Cy"})
     game.apply({"type": "match", "player": "Bo"})
-    fall = len(game.events) - 2
+    game.apply({"type": "fall_out", "player": "Cy"})
+    fall = len(game.events) - 1
     game.apply(
         {
             "type": "correct",
@@ -172,16 +179,14 @@ def test_side_bets_are_checked():
         "kind": "high_drop",
         "guess": 3,
         "stake": 1,
-        "round": 1,
     }
     for bad in (
         {"bettor": ""},
         {"bettor": "@house"},
         {"kind": "middle"},
         {"guess": 2.5},
+        {"guess": True},
         {"stake": 0},
-        {"round": 4},
-        {"round": None},
     ):
         with pytest.raises(RuleError):
             game.apply({**base, **bad})

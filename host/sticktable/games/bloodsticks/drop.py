@@ -36,7 +36,9 @@ class DropRules:
     """The house rules that change how a drop counts (defaults = the rulings' defaults)."""
 
     henki_scope: str = "stick"  # ruling 3: "round" puts x3/x4 on the player's drop total
-    dead_sticks_cancel: bool = True  # ruling 1: a stick scoring 0 still cancels the one below
+    # ruling 1 / G8: a stick the bloodstick kills still cancels the one below (a stick cancelled
+    # by another always does)
+    dead_sticks_cancel: bool = True
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,6 @@ class _Table:
             for t in self.touching[s]:
                 self.touching[t].add(s)
         self.live = live
-        self._alive: dict = {}
 
     def multiplier(self, sid: str) -> int:
         """The henki's multiplier for a live player stick (1 when none applies)."""
@@ -112,33 +113,33 @@ class _Table:
         return BLOOD in touches and HENKI not in touches
 
     def cancelled(self, sid: str) -> bool:
-        """Ruling 1: a player stick lying directly on this one (never transitively)."""
+        """Ruling 1: a player stick lying directly on this one (never transitively); G8: with
+        `dead_sticks_cancel` off, one the bloodstick kills does not cancel."""
         return any(
             sid in self.on[top]
             and top in self.owner_of
-            and (self.rules.dead_sticks_cancel or self.alive(top))
+            and (self.rules.dead_sticks_cancel or not self.killed(top))
             for top in self.live
         )
 
     def alive(self, sid: str) -> bool:
-        # The `on` relation has no cycles, so this recursion ends.
-        if sid not in self._alive:
-            self._alive[sid] = not self.killed(sid) and not self.cancelled(sid)
-        return self._alive[sid]
+        return not self.killed(sid) and not self.cancelled(sid)
 
     def owner_points(self, owners: dict) -> dict:
         points = {}
         for owner, ids in owners.items():
             total, round_x = 0, 1
             for sid in ids:
-                if sid not in self.live or not self.alive(sid):
+                if sid not in self.live:
                     continue
-                base = POSTURE_POINTS[self.layout[sid]["posture"]]
                 x = self.multiplier(sid)
                 if self.rules.henki_scope == "round" and x > TOUCH_X:
-                    round_x = max(round_x, x)  # x3/x4 multiply the player's drop total
+                    # G8: x3/x4 multiply the player's drop total; the stick brings it even when
+                    # cancelled (only the bloodstick touching it, in `multiplier`, takes it away)
+                    round_x = max(round_x, x)
                     x = 1
-                total += base * x
+                if self.alive(sid):
+                    total += POSTURE_POINTS[self.layout[sid]["posture"]] * x
             points[owner] = total * round_x
         return points
 

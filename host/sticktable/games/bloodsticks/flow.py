@@ -17,7 +17,6 @@ from sticktable.engine.core import RuleError
 from . import sidebets
 from .drop import BLOOD, EXTRAS, DropError, DropRules, score_layout
 from .ledger import HOUSE, POT, SIDE, balance, move, new_ledger, split
-from .settings import stick_ids
 
 STYLES = ("high", "low", "bounce", "flip")  # ruling 10: recorded, no effect on scoring
 VOTES = ("ban", "keep")
@@ -52,7 +51,6 @@ def new_state(players: list[str], settings: dict) -> dict:
         "proposal": None,
         "layout": None,
         "drops_thrown": 0,
-        "thrown_rounds": [],
         "openings": [],
         "rounds": [],
         "tiebreaks": [],
@@ -111,17 +109,17 @@ def owners_of(state: dict) -> dict:
 
 def _owners(settings: dict, stage: str, pool) -> dict:
     count = 1 if stage == "opening" else settings["sticks_each"]
-    return {p: stick_ids(p, count) for p in pool}
+    return {p: settings["sticks"][p][:count] for p in pool}
 
 
 def score_drop(settings: dict, stage: str, pool, sticks, careless: bool, dropper):
-    """Score a layout of this game's drop: the opening has no henki; only a round's drop
-    (the one done over) is careless and charges its dropper. DropError when malformed."""
+    """Score a layout of this game's drop: the opening has no henki; a round's or a tiebreak's
+    drop done over is careless and charges its dropper. DropError when malformed."""
     return score_layout(
         _owners(settings, stage, pool),
         sticks,
         careless=careless,
-        dropper=dropper if stage == "round" else None,
+        dropper=dropper if stage != "opening" else None,
         extras=(BLOOD,) if stage == "opening" else EXTRAS,
         rules=DropRules(settings["henki_scope"], settings["dead_sticks_cancel"]),
     )
@@ -175,13 +173,11 @@ def collect(state: dict, event: dict) -> dict:
 
 
 def pick_counter(state: dict, event: dict) -> dict:
-    """House games: the house picks this round's counter, each player once (ruling 8)."""
+    """House games: the house picks this round's counter, any player, again or not (G5)."""
     _need_phase(state, "pick_counter", "the house picks a counter at the start of a round")
     player = event.get("player")
     if player not in state["players"]:
         raise RuleError(f"no player {player!r} to count")
-    if player in state["counted"]:
-        raise RuleError(f"{player} has counted a round already; the house picks another")
     state["counted"].append(player)
     state["counter"] = player
     _begin_drop(state, "round", list(state["active"]), dropper=None, counter=player)
@@ -224,13 +220,11 @@ def fall_out(state: dict, event: dict) -> dict:
 
 def drop(state: dict, event: dict) -> dict:
     _need_phase(state, "drop", "no drop is due now")
-    style = event.get("style")
-    if style not in STYLES:
+    style = event.get("style")  # None: not recorded (a paper game's record may leave it out)
+    if style is not None and style not in STYLES:
         raise RuleError(f"a drop's style is one of {', '.join(STYLES)}, not {style!r}")
     state["styles"].append(style)
     state["drops_thrown"] += 1
-    if state["stage"] == "round" and state["round"] not in state["thrown_rounds"]:
-        state["thrown_rounds"].append(state["round"])
     state["phase"] = "count"
     return state
 
@@ -241,7 +235,7 @@ def layout(state: dict, event: dict) -> dict:
     sticks = event.get("sticks")
     if sticks is None:
         raise RuleError('a layout needs "sticks" (see host/docs/formats/bloodsticks-drop.md)')
-    careless = state["stage"] == "round" and state["attempt"] == 2
+    careless = state["attempt"] == 2
     try:
         result = score_drop(
             state["settings"], state["stage"], state["pool"], sticks, careless, state["dropper"]
@@ -265,7 +259,7 @@ def totals(state: dict, event: dict) -> dict:
 def redo(state: dict, event: dict) -> dict:
     """Totals entry: a player's stick left the surface on a drop that may be done over."""
     _need_counting(state, event, "totals")
-    if state["stage"] == "round" and state["attempt"] == 2:
+    if state["attempt"] == 2:
         raise RuleError("the drop done over is not redone again: count it as careless")
     return _redo(state)
 
@@ -286,10 +280,11 @@ def override(state: dict, event: dict) -> dict:
 
 
 def side_bet(state: dict, event: dict) -> dict:
+    """G7: any bettor, any time before the game ends; a drop bet is on the next drop that
+    counts (its number among the counted round and tiebreak drops)."""
     if not state["settings"].get("side_pots"):
         raise RuleError("this game has no secondary pots (house games with side_pots)")
-    thrown = state["thrown_rounds"]
-    placed = sidebets.checked_bet(event, state["settings"]["rounds"], thrown)
+    placed = sidebets.checked_bet(event, len(state["rounds"]) + len(state["tiebreaks"]) + 1)
     move(state["ledger"], placed["bettor"], SIDE, placed["stake"], f"side bet {placed['kind']}")
     state["side_bets"].append(placed)
     return state
@@ -330,7 +325,7 @@ def _need_actor(state: dict, event: dict, actor: str | None) -> None:
 
 def _need_counting(state: dict, event: dict, mode: str) -> None:
     _need_phase(state, "count", "no drop is waiting to be counted")
-    if state["settings"]["entry"] != mode:
+    if state["settings"]["entry"] not in (mode, "any"):
         raise RuleError(f"this table enters drops as {state['settings']['entry']}, not {mode}")
     _need_actor(state, event, state["counter"])
 
@@ -340,6 +335,8 @@ def _answering(state: dict, event: dict) -> str:
     player = event.get("player")
     if player not in state["pending"]:
         raise RuleError(f"{player!r} has no bet to answer")
+    if player != state["pending"][0]:  # G3: clockwise from the dropper's left
+        raise RuleError(f"{state['pending'][0]} answers before {player}")
     state["pending"].remove(player)
     return player
 
@@ -403,9 +400,9 @@ def _begin_drop(state: dict, stage: str, pool: list, dropper, counter) -> None:
 
 
 def _redo(state: dict) -> dict:
-    """Ruling 4: drop again (a round's drop done over is the careless one)."""
+    """Ruling 4: drop again (a round's or tiebreak's drop done over is the careless one)."""
     state["redos"] += 1
-    if state["stage"] == "round":
+    if state["stage"] != "opening":
         state["attempt"] = 2
     state["phase"] = "drop"
     return state
@@ -422,7 +419,7 @@ def _scored(state: dict, points: dict, override: dict | None) -> dict:
         "matched": list(state["matched"]) if state["stage"] == "round" else [],
         "styles": list(state["styles"]),
         "redos": state["redos"],
-        "careless": state["stage"] == "round" and state["attempt"] == 2,
+        "careless": state["attempt"] == 2,
         "layout": state["layout"],
         "points": points,
         "override": override,
@@ -441,7 +438,7 @@ def _scored(state: dict, points: dict, override: dict | None) -> dict:
         state["totals"][player] += value
     if stage == "tiebreak":
         state["tiebreaks"].append(record)
-        return _settle_or_tiebreak(state, list(state["pool"]))
+        return _settle_or_tiebreak(state, list(state["active"]))  # G4: over all active players
     state["rounds"].append(record)
     state.update(bet=None, matched=[])  # this round's stakes are now in its record
     if state["dropper"] is not None:
@@ -474,9 +471,23 @@ def _settle_or_tiebreak(state: dict, contenders: list[str]) -> dict:
     if len(tied) == 1:
         return finish(state, tied, "highest")
     if len(state["tiebreaks"]) < state["settings"]["max_tiebreaks"]:
-        _begin_drop(state, "tiebreak", tied, None, _table_counter(state["settings"]))
+        dropper = _tiebreak_dropper(state, tied)
+        _begin_drop(state, "tiebreak", tied, dropper, _table_counter(state["settings"]))
         return state
     return finish(state, tied, "split")
+
+
+def _tiebreak_dropper(state: dict, tied: list[str]) -> str | None:
+    """G4: the first tied player to the right of the previous drop's dropper (house: the
+    house, None)."""
+    previous = (state["rounds"] + state["tiebreaks"])[-1]["dropper"]
+    if previous is None:
+        return None
+    players, seat = state["players"], seat_of(state, previous)
+    for k in range(1, len(players) + 1):
+        if players[(seat - k) % len(players)] in tied:
+            return players[(seat - k) % len(players)]
+    return None
 
 
 def finish(state: dict, winners: list[str], end: str) -> dict:
@@ -500,9 +511,10 @@ def _settle_side_bets(state: dict) -> None:
     if not state["side_bets"]:
         return
     how = state["settings"]["house_score"]
-    scores = {r["round"]: sidebets.house_score(r["points"], how) for r in state["rounds"]}
+    drops = state["rounds"] + state["tiebreaks"]
+    scores = {n: sidebets.house_score(r["points"], how) for n, r in enumerate(drops, 1)}
     finals = list(state["totals"].values())
-    owed = [(bet, sidebets.payout(bet, scores, finals)) for bet in state["side_bets"]]
+    owed = [(b, sidebets.payout(b, sidebets.target(b, scores, finals))) for b in state["side_bets"]]
     shortfall = sum(pay for _, pay in owed) - balance(ledger, SIDE)
     move(ledger, HOUSE, SIDE, shortfall, "house covers the side pot")
     for bet, pay in owed:

@@ -193,8 +193,8 @@ class Bloodsticks(RuleSet):
         if not 0 <= seat < len(state["players"]) or state["phase"] != "answer":
             return []
         player = state["players"][seat]
-        if player not in state["pending"]:
-            return []
+        if player != state["pending"][0]:
+            return []  # G3: answers go clockwise; an early press is not an answer
         return [{"type": "fall_out" if fact.get("long") else "match", "player": player}]
 
 
@@ -216,29 +216,27 @@ def _phase_actions(state: dict) -> list[tuple]:
         return [(None, {"type": "first_dropper", "player": p}) for p in state["players"]]
     if phase == "collect":
         return [(dropper, {"type": "collect"})]
-    if phase == "pick_counter":
-        free = [p for p in state["players"] if p not in state["counted"]]
-        return [(None, {"type": "pick_counter", "player": p}) for p in free]
+    if phase == "pick_counter":  # G5: any player, again or not
+        return [(None, {"type": "pick_counter", "player": p}) for p in state["players"]]
     if phase == "bet":
         low, cap = settings["min_bet"], settings["cap"]
         high = cap if cap is not None else low + LISTED_BETS - 1
         return [
             (dropper, {"type": "bet", "player": dropper, "amount": a}) for a in range(low, high + 1)
         ]
-    if phase == "answer":
-        return [
-            (p, {"type": kind, "player": p})
-            for p in state["pending"]
-            for kind in ("match", "fall_out")
-        ]
+    if phase == "answer":  # G3: the next player clockwise answers
+        first = state["pending"][0]
+        return [(first, {"type": kind, "player": first}) for kind in ("match", "fall_out")]
     if phase == "drop":
         return [(dropper, {"type": "drop", "style": s}) for s in flow.STYLES]
-    if phase == "count" and settings["entry"] == "layout":
-        return [(counter, {"type": "layout", **who, "sticks": s}) for s in _layouts(state)]
     if phase == "count":
-        actions = [(counter, {"type": "totals", **who, "points": p}) for p in _points(state)]
-        if not (state["stage"] == "round" and state["attempt"] == 2):
-            actions.append((counter, {"type": "redo", **who}))
+        entry, actions = settings["entry"], []
+        if entry in ("layout", "any"):
+            actions += [(counter, {"type": "layout", **who, "sticks": s}) for s in _layouts(state)]
+        if entry in ("totals", "any"):
+            actions += [(counter, {"type": "totals", **who, "points": p}) for p in _points(state)]
+            if state["attempt"] == 1:  # the drop done over is never redone again
+                actions.append((counter, {"type": "redo", **who}))
         return actions
     if phase == "confirm":
         override = {"type": "override", **who, "points": _points(state)[0], "why": WORD}
@@ -286,16 +284,11 @@ def _side_bets(state: dict, bettor: str | None) -> list[Event]:
     settings = state["settings"]
     if not settings.get("side_pots") or state["over"]:
         return []
-    thrown, rounds = state["thrown_rounds"], settings["rounds"]
-    targets = [{"kind": k, "round": r} for k in sidebets.DROP_KINDS for r in range(1, rounds + 1)]
-    targets = [t for t in targets if t["round"] not in thrown]
-    if rounds not in thrown:
-        targets += [{"kind": k} for k in sidebets.SCORE_KINDS]
     bettors = [bettor] if bettor is not None else state["players"]
-    return [
-        {"type": "side_bet", "bettor": b, **t, "guess": g, "stake": 1}
+    return [  # G7: any time before the end; a drop bet is on the next drop that counts
+        {"type": "side_bet", "bettor": b, "kind": k, "guess": g, "stake": 1}
         for b in bettors
-        for t in targets
+        for k in sidebets.KINDS
         for g in LISTED_GUESSES
     ]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sticktable.engine.core import RuleError
 
-from .drop import HENKI_SCOPES
+from .drop import EXTRAS, HENKI_SCOPES
 
 NAME = "bloodsticks"
 VARIANTS = ("standard", "challenge", "house")
@@ -19,8 +19,10 @@ RESERVED_PREFIX = "@"  # ledger accounts of the table ("@pot", "@side", "@house"
 SHAPE = {
     "standard": (3, 6, 2, None),
     "challenge": (2, 2, 5, 4),
-    "house": (3, 10, 2, 3),
+    "house": (2, 10, 2, 3),  # ruling G5: 2-10 players
 }
+# The challenge has no cap unless the header sets one (bloodsticks-game.md).
+NO_CAP_BY_DEFAULT = ("challenge",)
 
 
 def _is_int(value) -> bool:
@@ -49,7 +51,7 @@ def _choice(*options):
 
 # name -> (default, parse (None when invalid), what a valid value is, variants it applies to)
 HOUSE_RULES = {
-    "cap": (5, _int_at_least(1), "a whole number of at least 1", ("standard",)),
+    "cap": (5, _int_at_least(1), "a whole number of at least 1 or null", ("standard", "challenge")),
     "min_bet": (1, _int_at_least(1), "a whole number of at least 1", ("standard", "challenge")),
     "henki_scope": ("stick", _choice(*HENKI_SCOPES), '"stick" or "round"', VARIANTS),
     "dead_sticks_cancel": (True, _flag, "yes or no", VARIANTS),
@@ -60,7 +62,13 @@ HOUSE_RULES = {
         "0 to 100",
         VARIANTS,
     ),
-    "entry": ("layout", _choice("layout", "totals"), '"layout" or "totals"', VARIANTS),
+    # "any": each drop as a layout or as totals (game records, bloodsticks-game.md)
+    "entry": (
+        "layout",
+        _choice("layout", "totals", "any"),
+        '"layout", "totals" or "any"',
+        VARIANTS,
+    ),
     "first_dropper": (
         "drop",
         _choice("drop", "host"),
@@ -85,10 +93,12 @@ def settings_from_header(header: dict) -> tuple[list[str], dict]:
         raise RuleError("the header must be a JSON object")
     if header.get("game") != NAME:
         raise RuleError(f'not a Bloodsticks header: "game" is {header.get("game")!r}')
-    unknown = sorted(set(header) - {"game", "players", "variant"} - set(HOUSE_RULES))
+    unknown = sorted(set(header) - {"game", "players", "variant", "sticks"} - set(HOUSE_RULES))
     if unknown:
         known = ", ".join(sorted(HOUSE_RULES))
-        raise RuleError(f"unknown header key {unknown[0]!r} (known: players, variant, {known})")
+        raise RuleError(
+            f"unknown header key {unknown[0]!r} (known: players, variant, sticks, {known})"
+        )
     variant = header.get("variant", "standard")
     if variant not in VARIANTS:
         raise RuleError(f'"variant" must be one of {", ".join(VARIANTS)}, not {variant!r}')
@@ -99,19 +109,26 @@ def settings_from_header(header: dict) -> tuple[list[str], dict]:
             if key in header:
                 raise RuleError(f'"{key}" does not apply to a {variant} game')
             continue
+        if key == "cap" and variant in NO_CAP_BY_DEFAULT:
+            default = None
+        if key == "cap" and header.get(key, default) is None:
+            settings[key] = None  # null: no cap
+            continue
         value = parse(header.get(key, default))
         if value is None:
             raise RuleError(f'"{key}" must be {what}, not {header.get(key)!r}')
         settings[key] = value
-    if variant == "standard" and settings["min_bet"] > settings["cap"]:
+    cap = settings.get("cap")
+    if cap is not None and settings["min_bet"] > cap:
         raise RuleError(f"the minimum bet {settings['min_bet']} is above the cap {settings['cap']}")
     if variant == "challenge" and settings["counter"] in players:
         raise RuleError("the challenge's counter must be a neutral third party, not a player")
     if "house_score" in header and not settings.get("side_pots"):
         raise RuleError('"house_score" only applies with side_pots')
     low, high, sticks, rounds = SHAPE[variant]
-    settings["cap"] = settings.get("cap")  # None: no cap (a challenge); house games: fixed stake
+    settings["cap"] = cap  # None: no cap; house games have a fixed stake instead
     settings["sticks_each"] = sticks
+    settings["sticks"] = _sticks(header.get("sticks"), players, sticks)
     settings["rounds"] = rounds if rounds is not None else len(players)
     return players, settings
 
@@ -134,3 +151,22 @@ def _players(players, variant: str) -> list[str]:
 def stick_ids(player: str, count: int) -> list[str]:
     """A player's stick ids in layouts: "Ann-1", "Ann-2", ... (unique for unique names)."""
     return [f"{player}-{k}" for k in range(1, count + 1)]
+
+
+def _sticks(sticks, players: list[str], count: int) -> dict:
+    """Each player's stick ids: the header's "sticks" (a game record may name them), else
+    `stick_ids`. Ids are distinct and never the bloodstick's or the henki's."""
+    if sticks is None:
+        return {p: stick_ids(p, count) for p in players}
+    if not isinstance(sticks, dict) or set(sticks) != set(players):
+        raise RuleError('"sticks" must map every player, and only them, to their stick ids')
+    seen: set = set()
+    for player in players:
+        ids = sticks[player]
+        if not isinstance(ids, list) or len(ids) != count:
+            raise RuleError(f'"sticks": {player} needs a list of {count} stick ids')
+        for sid in ids:
+            if not isinstance(sid, str) or not sid or sid in EXTRAS or sid in seen:
+                raise RuleError(f'"sticks": {sid!r} cannot be a stick id (used twice or reserved)')
+            seen.add(sid)
+    return {p: list(sticks[p]) for p in players}
