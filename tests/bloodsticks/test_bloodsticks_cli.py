@@ -108,6 +108,7 @@ REFUSALS = [
     ("missing players", {k: v for k, v in SPEC_EXAMPLE.items() if k != "players"}, "players"),
     ("player stick missing", {**SPEC_EXAMPLE, "sticks": {"a1": {"posture": "flat"}}}, "a2"),
     ("off not a boolean", with_changes(a1={"posture": "flat", "off": "yes"}), "off"),
+    ("unknown key", with_changes(a1={"posture": "flat", "under": ["b1"]}), "under"),
     ("on not a list", with_changes(a1={"posture": "flat", "on": "b1"}), "on"),
     ("stick entry not an object", with_changes(a1="flat"), "a1"),
     (

@@ -49,13 +49,17 @@ def test_a_bloodsticks_game_at_the_simulated_table(tmp_path):
     played = play_bloodsticks(journal, ROUNDS, "entry=totals")
     assert played.returncode == 0, played.stdout + played.stderr
     assert "match player=Bo" in played.stdout and "fall_out player=Cy" in played.stdout
-    standings = json.loads(sticktable("replay", "1", "--journal", journal).stdout)
-    assert standings["finished"] and standings["winners"] == ["Ann"]
-    assert standings["totals"] == {"Ann": 7, "Bo": 6, "Cy": 0}
+    # replay prints the game record's result (host/docs/formats/bloodsticks-game.md).
+    result = json.loads(sticktable("replay", "1", "--journal", journal).stdout)
+    assert result["finished"] and result["winners"] == ["Ann"]
+    assert result["totals"] == {"Ann": 7, "Bo": 6, "Cy": 0}
     # The pot holds Ann's and Bo's bets (2 + 1 each); Cy fell out before matching.
-    assert standings["payouts"] == {"Ann": 6}
+    assert result["pot"] == 6 and result["net"] == {"Ann": 6 - 3, "Bo": -3, "Cy": 0}
     exported = sticktable("export", "1", "--journal", journal).stdout.splitlines()
-    assert json.loads(exported[0])["game"] == "bloodsticks" and len(exported) == 13
+    # header, first, 2 x (dropper, answers, points): the game record, line by line.
+    assert [next(iter(json.loads(line))) for line in exported] == [
+        "game", "first", "dropper", "match", "fall_out", "points", "dropper", "match", "points"
+    ]  # fmt: skip
 
 
 def test_an_unfinished_typed_game_exits_non_zero(tmp_path):

@@ -1,4 +1,5 @@
-"""`sticktable bloodsticks ...`: score one drop (host/docs/formats/bloodsticks-drop.md), or play."""
+"""`sticktable bloodsticks ...`: score one drop (host/docs/formats/bloodsticks-drop.md), score a
+whole game's record (host/docs/formats/bloodsticks-game.md), or play a game."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import argparse
 import json
 import sys
 
+from sticktable.commands.score import _read_lines
 from sticktable.engine import Game, RuleError
 from sticktable.errors import InputRefused, UserError
 from sticktable.games.bloodsticks import DropError, DropRules, score_drop_document
 from sticktable.games.bloodsticks.entry import ENTRY_HELP, parse_entry
+from sticktable.games.bloodsticks.record import read_record, result
 from sticktable.games.bloodsticks.settings import VARIANTS
 from sticktable.keyvalue import parse_pairs
 
@@ -40,6 +43,17 @@ def register(subparsers) -> None:
         help="house rule: a stick scoring 0 still cancels the one below (default)",
     )
     score.set_defaults(func=run_score_drop)
+
+    game = group.add_parser(
+        "score-game",
+        help="print the result of a whole game's record (host/docs/formats/bloodsticks-game.md)",
+        description="Read a Bloodsticks game record (JSON Lines, "
+        "host/docs/formats/bloodsticks-game.md; rulings in host/docs/rulings-bloodsticks.md) "
+        "and print its result as one JSON object. A record that breaks the rules or the format "
+        "is refused: nothing on stdout, exit 2, `line N: what is wrong` on stderr.",
+    )
+    game.add_argument("record", metavar="RECORD", help="the game record, - for stdin")
+    game.set_defaults(func=run_score_game)
 
     play = group.add_parser(
         "play",
@@ -89,6 +103,12 @@ def run_score_drop(args) -> int:
     except DropError as err:
         raise InputRefused(f"{args.drop}: {err}") from None
     print(json.dumps(result))
+    return 0
+
+
+def run_score_game(args) -> int:
+    game, side_lines = read_record(_read_lines(args.record))
+    print(json.dumps(result(game.state, side_lines)))
     return 0
 
 

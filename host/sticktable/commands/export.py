@@ -1,4 +1,5 @@
-"""`sticktable export GAME`: write a journaled game out (a transcript for Stick Stack)."""
+"""`sticktable export GAME`: write a journaled game out (a transcript for Stick Stack, a game
+record for Bloodsticks)."""
 
 import sys
 
@@ -9,7 +10,11 @@ from sticktable.journal import Journal, add_journal_option
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "export", help="write a game from the journal as its transcript (JSON lines)"
+        "export",
+        help="write a game from the journal as its transcript (JSON lines)",
+        description="Write a journaled game out: a Stick Stack transcript "
+        "(host/docs/formats/stick-stack-transcript.md), a Bloodsticks game record "
+        "(host/docs/formats/bloodsticks-game.md, which `sticktable import` reads back).",
     )
     parser.add_argument("game", metavar="GAME", help="game id (see `sticktable games`)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")

@@ -11,17 +11,11 @@ from __future__ import annotations
 import json
 
 from sticktable.engine.core import Event, Game, RuleError, effective_log
-from sticktable.errors import InputRefused
 from sticktable.games.stickstack import RULES, validate_header
+from sticktable.jsonlines import json_lines, refusal
 
 # Lines that are one key set to true, named like the rule event they stand for.
 _FLAGS = ("placed", "unplaceable", "topple", "touch")
-
-
-def _refuse(number: int, what: str) -> InputRefused:
-    # The spec's refusal is one stderr line: escape line breaks a player's name may hold.
-    what = "".join(c if c.isprintable() else repr(c)[1:-1] for c in what)
-    return InputRefused(f"line {number}: {what}")
 
 
 def _event(line: dict) -> Event:
@@ -48,36 +42,24 @@ def _event(line: dict) -> Event:
 def read_game(lines) -> Game:
     """The game a transcript records; InputRefused("line N: ...") for anything the spec refuses."""
     game = None
-    for number, text in enumerate(lines, 1):
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError:
-                raise _refuse(number, "not UTF-8 text") from None
-        text = text.strip().lstrip("\ufeff")
-        if not text or text.startswith("#"):
-            continue
-        try:
-            line = json.loads(text)
-        except (ValueError, RecursionError) as err:  # RecursionError: absurdly deep nesting
-            raise _refuse(number, f"not JSON ({getattr(err, 'msg', 'unreadable')})") from None
+    for number, line in json_lines(lines):
         if not isinstance(line, dict):
-            raise _refuse(number, "not a JSON object")
+            raise refusal(number, "not a JSON object")
         if game is None:
             if "game" not in line:
-                raise _refuse(number, 'missing header: the first line must be {"game": ...}')
+                raise refusal(number, 'missing header: the first line must be {"game": ...}')
             try:
                 validate_header(line)
                 game = Game(line)
             except RuleError as err:
-                raise _refuse(number, f"bad header: {err}") from None
+                raise refusal(number, f"bad header: {err}") from None
             continue
         try:
             game.apply(_event(line))
         except (ValueError, RuleError) as err:
-            raise _refuse(number, str(err)) from None
+            raise refusal(number, str(err)) from None
     if game is None:
-        raise _refuse(1, "missing header: the transcript has no header line")
+        raise refusal(1, "missing header: the transcript has no header line")
     return game
 
 

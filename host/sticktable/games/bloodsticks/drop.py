@@ -178,9 +178,17 @@ def _checked_layout(sticks: dict, owner_of: dict, extras: tuple) -> dict:
     return layout
 
 
+ENTRY_KEYS = ("posture", "off", "on", "touch")
+
+
 def _checked_entry(sid: str, entry, player_stick: bool, known: set) -> dict:
     if not isinstance(entry, dict):
         raise DropError(f"stick {sid!r} must be an object")
+    unknown = [k for k in entry if k not in ENTRY_KEYS]
+    if unknown:  # a misspelt relation must not silently change the points
+        raise DropError(
+            f"stick {sid!r}: unknown key {unknown[0]!r} (one of {', '.join(ENTRY_KEYS)})"
+        )
     off = entry.get("off", False)
     if not isinstance(off, bool):
         raise DropError(f'stick {sid!r}: "off" must be true or false')

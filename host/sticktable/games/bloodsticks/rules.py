@@ -183,6 +183,20 @@ class Bloodsticks(RuleSet):
 
     # chance: none (drops are physical: the counter enters what they show)
 
+    def summary_of_log(self, header: dict, events: list[Event]) -> dict:
+        """`replay` prints what `score-game` prints for the game's record (the same object,
+        side bets named by their line in the record: hence the log, not the state)."""
+        from .record import summary  # record drives this rule set: imported when needed
+
+        return summary(header, events)
+
+    def export(self, header: dict, events: list[Event], player: str | None = None) -> list[str]:
+        """The game record (host/docs/formats/bloodsticks-game.md); nothing is hidden, so
+        every player's view is the whole record."""
+        from .record import write_record
+
+        return write_record(header, events)[0]
+
     def interpret(self, state: dict, fact: dict) -> list[Event]:
         """A seat button while a bet waits on that seat: short press matches, long falls out."""
         if not isinstance(fact, dict) or fact.get("k") != "button" or state["over"]:
