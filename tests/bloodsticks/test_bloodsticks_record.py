@@ -5,6 +5,7 @@ Seats are clockwise in header order: a player's left is the next name, their rig
 """
 
 import json
+import random
 
 import pytest
 
@@ -615,3 +616,32 @@ def test_a_refused_record_journals_nothing(tmp_path, capsys):
         assert [(g.id, g.source, g.finished is not None) for g in j.games()] == [
             (1, "import", True)
         ]
+
+
+GARBAGE = [None, True, -1, 0, 2.5, "", "Ann", "Bo1", "blood", [], ["Bo1"], {}, {"Ann": 1},
+           {"Bo1": {}}, {"posture": "flat"}, "@pot", 10**30]  # fmt: skip
+
+
+def test_garbage_in_any_field_is_refused_with_a_line_never_a_crash():
+    """Records whose lines got a junk value somewhere: scored or refused, nothing else."""
+    rng = random.Random(17)
+    bases = [SPEC_EXAMPLE.splitlines(), lines_of(*G7)]
+    for _ in range(400):
+        lines = list(rng.choice(bases))
+        number = rng.randrange(len(lines))
+        line = json.loads(lines[number])
+        target = line
+        while isinstance(target, dict) and target and rng.random() < 0.5:
+            key = rng.choice(list(target))
+            if not isinstance(target[key], dict):
+                break
+            target = target[key]
+        if isinstance(target, dict):
+            target[rng.choice([*target, "x"])] = rng.choice(GARBAGE)
+        lines[number] = json.dumps(line)
+        try:
+            game, side_lines = read_record(lines)
+        except InputRefused as refused:
+            assert str(refused).startswith("line ") and "\n" not in str(refused)
+        else:
+            json.dumps(result(game.state, side_lines))

@@ -61,9 +61,10 @@ def totals(standings: dict) -> dict[str, int]:
 
 
 def round_scores(standings: dict) -> list[dict[str, int]]:
-    """Each finished round's score per player."""
+    """Each finished round's score per player (a Bloodsticks result: each round's "points")."""
     return [
-        dict(r.get("scores", r)) if isinstance(r, dict) else {} for r in standings.get("rounds", [])
+        dict(r.get("scores", r.get("points", r))) if isinstance(r, dict) else {}
+        for r in standings.get("rounds", [])
     ]
 
 
@@ -147,7 +148,8 @@ def player_stats(game: Game) -> dict[str, dict]:
     for r in standings.get("rounds", []):
         if isinstance(r, dict) and r.get("toppler") in stats:
             stats[r["toppler"]]["topples"] += 1
-    for player, won in standings.get("payouts", {}).items():
+    # Bloodsticks: what each player won or lost (the game record's "net")
+    for player, won in standings.get("net", {}).items():
         stats[player]["winnings"] = stats[player].get("winnings", 0) + won
     final_view = game.rules.view(game.state, None)
     seen_players = final_view.get("players")
