@@ -64,8 +64,10 @@ from micropython import const
 from tablefw import calib, rings
 from tablefw.board_base import END, NO_SAMPLE
 from tablefw.buttons import Buttons
-from tablefw.detect import KIND_NAMES, MISSING, Detector
+from tablefw.detect import KIND_NAMES, Detector
+from tablefw.intqueue import IntQueue
 from tablefw.link import COMMANDS, Link
+from tablefw.reading import MISSING
 
 FW_VERSION = "0.1.0"
 FAULT_NAMES = ("cells", "accel")  # board.faults bit i
@@ -112,10 +114,8 @@ class App:
         self.streaming = False
         self._det_out = array.array("i", [0, 0, 0, 0])
         self._btn_out = array.array("i", [0, 0, 0])
-        self._queue = array.array("i", [0] * (_QUEUE * 4))  # kind, t, a, b per event
-        self._head = 0
-        self._size = 0
-        self._lost = 0
+        self._queue = IntQueue(_QUEUE)  # kind, t, a, b per event (kept when the link is busy)
+        self._event = array.array("i", [0, 0, 0, 0])  # the sender's popped event
         self._faults = 0  # board.faults as last reported
         self._rounds = 0  # sampler loop rounds (mod 2**16): the watchdog is fed while they go on
         self._idle = False  # the sampler waits for the board's next sample, or has finished
@@ -143,12 +143,14 @@ class App:
         if det.feed(t, self.cells, accel[0], accel[1], accel[2]):
             out = self._det_out
             while det.pop(out):
-                self._enqueue(out[0], out[1], out[2], out[3])
+                self._queue.push(out[0], out[1], out[2], out[3])
         buttons = self.buttons
         if buttons.update(t, board.buttons()):
             out = self._btn_out
             while buttons.pop(out):
-                self._enqueue(_BUTTON, out[2], out[0], out[1])
+                self._queue.push(_BUTTON, out[2], out[0], out[1])
+        if self._queue.count:
+            self._wake.set()
         board.sample_done()
         return t
 
@@ -172,34 +174,19 @@ class App:
         if self._recent_i == 0 and self._boot_tare:
             self._tare_wake.set()  # a fresh second in the ring: the tare task looks at it
 
-    def _enqueue(self, kind, t, a, b):
-        if self._size == _QUEUE:
-            self._lost += 1
-        else:
-            i = (self._head + self._size) % _QUEUE * 4
-            q = self._queue
-            q[i] = kind
-            q[i + 1] = t
-            q[i + 2] = a
-            q[i + 3] = b
-            self._size += 1
-        self._wake.set()
-
     # -- events to the host -----------------------------------------------------------------
 
     def send_events(self):
         """Hand every queued event to the link (allocates: runs per event, not per sample)."""
         link = self.link
-        if self._lost:
-            n = self._lost
-            self._lost = 0
+        queue = self._queue
+        if queue.lost:
+            n = queue.lost
+            queue.lost = 0
             link.event("gap", n=n, why="event queue full")
-        q = self._queue
-        while self._size:
-            i = self._head * 4
-            kind, t, a, b = q[i], q[i + 1], q[i + 2], q[i + 3]
-            self._head = (self._head + 1) % _QUEUE
-            self._size -= 1
+        ev = self._event
+        while queue.pop(ev):
+            kind, t, a, b = ev[0], ev[1], ev[2], ev[3]
             if kind == _BUTTON:
                 link.event("button", t=t, seat=a, long=bool(b))
                 continue
@@ -338,7 +325,7 @@ class App:
     def held(self):
         """A paced (simulated) board waits for a connected host that has acked every event."""
         link = self.link
-        return self.board.paced and (self._size or link.pending or not link.host_alive)
+        return self.board.paced and (self._queue.count or link.pending or not link.host_alive)
 
     async def sampler(self):
         board = self.board
@@ -411,7 +398,8 @@ class App:
             for bit in range(_NFAULTS):
                 mask = 1 << bit
                 if changed & mask:
-                    self._enqueue(_FAULT, t, bit, 0 if faults & mask else 1)
+                    self._queue.push(_FAULT, t, bit, 0 if faults & mask else 1)
+            self._wake.set()
 
     async def tare_task(self):
         # Runs as soon as the sampler has filled the ring with a new second (before the next

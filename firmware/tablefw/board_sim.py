@@ -45,7 +45,7 @@ from tablefw.board_base import (
     ready,
     wait_readable,
 )
-from tablefw.detect import MISSING
+from tablefw.reading import MISSING
 
 RECORD = const(27)  # struct.calcsize("<I4i3hB")
 RECORD_CELLS = const(4)

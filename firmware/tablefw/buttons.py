@@ -5,13 +5,15 @@
 # simulated and real time behave alike. A press is debounced (stable for DEBOUNCE_MS), then:
 #   - released before LONG_MS: a short press, reported at the release;
 #   - still held at LONG_MS: a long press, reported at once (the release is then ignored).
-# No allocation per update: state lives in preallocated arrays, events in a small ring.
-# Times are compared with time.ticks_diff: board ticks wrap at 2**30.
+# No allocation per update: state lives in preallocated arrays, presses in an IntQueue.
+# Times are compared with ticks_diff: board ticks wrap at 2**30.
 
 import array
-import time
 
 from micropython import const
+
+from tablefw.compat import ticks_diff
+from tablefw.intqueue import IntQueue
 
 DEBOUNCE_MS = const(30)
 LONG_MS = const(600)
@@ -19,13 +21,6 @@ _QUEUE = const(8)  # presses waiting to be popped
 _IDLE = const(0)
 _HELD = const(1)  # down, not yet long
 _LONG = const(2)  # long press already reported, waiting for the release
-
-
-def _plain_diff(a, b):
-    return a - b
-
-
-ticks_diff = getattr(time, "ticks_diff", _plain_diff)  # CPython has no ticks
 
 
 class Buttons:
@@ -38,10 +33,7 @@ class Buttons:
         self._since = array.array("i", [0] * count)  # when each raw bit last changed
         self._down_at = array.array("i", [0] * count)  # when each debounced press began
         self._state = bytearray(count)
-        self._queue = array.array("i", [0] * (_QUEUE * 3))  # seat, long, t per press
-        self._head = 0
-        self._size = 0
-        self.lost = 0  # presses dropped because nobody popped them
+        self.presses = IntQueue(_QUEUE, 3)  # seat, long, t per press; .lost: dropped ones
 
     def update(self, t_ms, mask):
         """Take the held-buttons mask sampled at t_ms; returns how many presses are waiting."""
@@ -60,33 +52,13 @@ class Buttons:
                     self._down_at[seat] = t_ms
                 else:
                     if self._state[seat] == _HELD:
-                        self._push(seat, 0, t_ms)
+                        self.presses.push(seat, 0, t_ms)
                     self._state[seat] = _IDLE
             if self._state[seat] == _HELD and ticks_diff(t_ms, self._down_at[seat]) >= self.long_ms:
                 self._state[seat] = _LONG
-                self._push(seat, 1, t_ms)
-        return self._size
-
-    def _push(self, seat, long, t_ms):
-        if self._size == _QUEUE:
-            self.lost += 1
-            return
-        i = (self._head + self._size) % _QUEUE * 3
-        q = self._queue
-        q[i] = seat
-        q[i + 1] = long
-        q[i + 2] = t_ms
-        self._size += 1
+                self.presses.push(seat, 1, t_ms)
+        return self.presses.count
 
     def pop(self, out):
         """Fill out[0:3] with (seat, long 0/1, t_ms) of the oldest press; False when none."""
-        if not self._size:
-            return False
-        i = self._head * 3
-        q = self._queue
-        out[0] = q[i]
-        out[1] = q[i + 1]
-        out[2] = q[i + 2]
-        self._head = (self._head + 1) % _QUEUE
-        self._size -= 1
-        return True
+        return self.presses.pop(out)

@@ -25,7 +25,9 @@ import time
 
 from micropython import const
 
+from tablefw.compat import ticks_diff
 from tablefw.median import median3
+from tablefw.reading import MISSING, RAIL_HI, RAIL_LO, signed24
 
 BITS = const(24)
 PULSES_A128 = const(25)  # 24 data bits + 1: channel A, gain 128
@@ -36,21 +38,6 @@ SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin
 DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
 STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
-MISSING = const(-1073741824)  # no reading (tablefw.detect.MISSING: outside any 24-bit value)
-_RAIL_HI = const(0x7FFFFF)
-_RAIL_LO = const(-0x800000)
-
-
-def signed24(v):
-    """A raw 24-bit HX711 word as a signed integer."""
-    return v - 0x1000000 if v & 0x800000 else v
-
-
-def _ticks_diff(a, b):
-    return a - b
-
-
-ticks_diff = getattr(time, "ticks_diff", _ticks_diff)
 
 
 class HX711Bus:
@@ -202,7 +189,7 @@ class Validator:
             else:
                 self._last[i] = v
                 self._same[i] = 0
-            if v >= _RAIL_HI or v <= _RAIL_LO or self._same[i] >= STUCK_N:
+            if v >= RAIL_HI or v <= RAIL_LO or self._same[i] >= STUCK_N:
                 out[i] = MISSING
                 if v != MISSING:
                     self.rejected += 1

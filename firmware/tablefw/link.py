@@ -26,19 +26,10 @@
 #   link.pending                   events sent but not yet acknowledged.
 #   link.stats()                   counters (dict) for diagnostics.
 
-import time
-
 from micropython import const
 
 from tablefw import proto
-
-
-def _plain_diff(a, b):
-    return a - b
-
-
-# Board ticks wrap (at 2**30 on RP2040); CPython (host-side tests) has no ticks: plain integers.
-ticks_diff = getattr(time, "ticks_diff", _plain_diff)
+from tablefw.compat import ticks_diff  # board ticks wrap (at 2**30 on RP2040)
 
 PROTO = (1, 1)  # major, minor (PROTOCOL.md "Versions")
 HB_MS = const(500)  # board heartbeat when nothing else was sent for this long

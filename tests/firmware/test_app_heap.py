@@ -56,7 +56,7 @@ def locked_steps():
 result, steps = locked_steps()
 app.send_events()  # the link encodes now, with the heap unlocked
 print(json.dumps({"result": result, "steps": steps,
-                  "samples": app.samples, "queued_after": app._size}))
+                  "samples": app.samples, "queued_after": app._queue.count}))
 """
 
 
