@@ -47,13 +47,8 @@
 #                            watchdog timeout, or a sampler that died, resets the board
 # Interrupt handlers, where a board has any, only set flags that these methods read.
 #
-# Calibration (commands cal, calq, tare; PROTOCOL.md section 5): the last second of raw
-# readings is kept in a ring (allocation-free, in step()). Tare = each cell's median over that
-# second when it was still. At boot the first still second is the tare when the plate is empty
-# by the stored calibration (within BOOT_TARE_G of its zero: drift since), or when no zero is
-# stored. A new calibration or tare rebuilds the Detector and replays that still second into
-# it, so it loses nothing. After an `arm` (in play) cal and tare are refused: storing writes
-# flash, which stalls the RP2040, and a new Detector would forget the sticks on the tower.
+# Calibration (commands cal, calq, tare) and the boot tare: tablefw/calibrator.py, which also
+# makes the Detector from the calibration in use. Messages: tablefw/schema.py.
 
 import array
 import asyncio
@@ -61,51 +56,31 @@ import time
 
 from micropython import const
 
-from tablefw import calib, rings
+from tablefw import rings, schema
 from tablefw.board_base import END, NO_SAMPLE
 from tablefw.buttons import Buttons
-from tablefw.detect import KIND_NAMES, Detector
+from tablefw.calibrator import Calibrator
 from tablefw.intqueue import IntQueue
-from tablefw.link import COMMANDS, Link
+from tablefw.link import Link
 from tablefw.reading import MISSING
 
 FW_VERSION = "0.1.0"
-FAULT_NAMES = ("cells", "accel")  # board.faults bit i
-
-_BUTTON = const(100)  # queue kind of a seat press (detector kinds are small integers)
-_FAULT = const(101)  # queue kind of a fault change: a = FAULT_NAMES index, b = 1 if recovered
-_NFAULTS = const(2)  # len(FAULT_NAMES)
+_NFAULTS = const(2)  # len(schema.FAULT_NAMES)
 _QUEUE = const(32)  # events waiting for the sender
 _TICK_MS = const(50)  # ticker period: link timers, faults, watchdog
 _RING_MS = const(20)  # ring redraw check period
 _HOLD_MS = const(1)  # a paced board's check period while it waits for the host
-_TARE_N = const(80)  # samples in the tare window (one second at 80/s)
-_BOOT_TARE_GIVE_UP = const(800)  # samples after which the boot tare stops looking (~10 s)
-BOOT_TARE_G = 30.0  # the boot tare is taken if the plate weighs less than this (stored zero)
-CAL_COMMANDS = ("cal", "calq", "tare")
 
 
 class App:
-    def __init__(self, board, detector=None):
+    def __init__(self, board):
         self.board = board
         info = board.info
         self.seats = info["seats"]
         self.cells = array.array("i", [MISSING] * info["cells"])
         self.accel = array.array("i", [0, 0, 1000])
-        self.config = dict(board.config)  # the calibration in use (tare and cal change it)
-        if detector is None:
-            detector = _detector(self.config)
-        self.detector = detector
-        self.in_play = False  # an `arm` came since boot: no calibration changes any more
-        self.tare = "stored" if self.config.get("zero_counts") else None  # where zero is from
-        self._boot_tare = True  # still looking for the boot tare
-        ncells = info["cells"]
-        self._recent = array.array("i", [MISSING] * (ncells * _TARE_N))  # raw cells per sample
-        self._recent_t = array.array("i", [0] * _TARE_N)
-        self._recent_a = array.array("i", [0] * (3 * _TARE_N))
-        self._recent_i = 0  # next slot
-        self._recent_n = 0  # slots filled
-        self._tare_wake = asyncio.Event()
+        self.cal = Calibrator(board, info["cells"])
+        self._tare_wake = asyncio.Event()  # a new second for the boot tare to look at
         self.buttons = Buttons(self.seats)
         self.display = rings.Display(self.seats)
         self.frame = bytearray(self.seats * rings.LEDS_PER_RING * 3)
@@ -114,16 +89,17 @@ class App:
         self.streaming = False
         self._det_out = array.array("i", [0, 0, 0, 0])
         self._btn_out = array.array("i", [0, 0, 0])
-        self._queue = IntQueue(_QUEUE)  # kind, t, a, b per event (kept when the link is busy)
+        self._queue = IntQueue(_QUEUE)  # kind, t, a, b per event (schema.message)
         self._event = array.array("i", [0, 0, 0, 0])  # the sender's popped event
         self._faults = 0  # board.faults as last reported
         self._rounds = 0  # sampler loop rounds (mod 2**16): the watchdog is fed while they go on
         self._idle = False  # the sampler waits for the board's next sample, or has finished
         self._wake = asyncio.Event()
-        hello = {"fw": FW_VERSION}
+        commands = tuple(schema.COMMANDS)
+        hello = {"fw": FW_VERSION, "cmds": list(commands)}
         for key in ("board", "boot", "reset", "seats", "cells"):
             hello[key] = info[key]
-        self.link = Link(board.write_host, self.command, hello, commands=COMMANDS + CAL_COMMANDS)
+        self.link = Link(board.write_host, self.command, hello, commands=commands)
 
     # -- the sampling path: no allocation from here to the end of step() --------------------
 
@@ -135,10 +111,12 @@ class App:
             return t
         self.t_ms = t
         self.samples += 1
-        self._remember(t)
+        cal = self.cal
+        if cal.remember(t, self.cells, self.accel):
+            self._tare_wake.set()  # a fresh second in the ring: the tare task looks at it
         if board.faults != self._faults:
             self.report_faults(t)
-        det = self.detector
+        det = cal.detector
         accel = self.accel
         if det.feed(t, self.cells, accel[0], accel[1], accel[2]):
             out = self._det_out
@@ -148,31 +126,11 @@ class App:
         if buttons.update(t, board.buttons()):
             out = self._btn_out
             while buttons.pop(out):
-                self._queue.push(_BUTTON, out[2], out[0], out[1])
+                self._queue.push(schema.BUTTON, out[2], out[0], out[1])
         if self._queue.count:
             self._wake.set()
         board.sample_done()
         return t
-
-    def _remember(self, t):
-        # Keep the sample in the tare ring (allocation-free: small ints into arrays).
-        cells = self.cells
-        n = len(cells)
-        k = self._recent_i
-        ring = self._recent
-        for i in range(n):
-            ring[k * n + i] = cells[i]
-        self._recent_t[k] = t
-        acc = self._recent_a
-        accel = self.accel
-        acc[3 * k] = accel[0]
-        acc[3 * k + 1] = accel[1]
-        acc[3 * k + 2] = accel[2]
-        self._recent_i = (k + 1) % _TARE_N
-        if self._recent_n < _TARE_N:
-            self._recent_n += 1
-        if self._recent_i == 0 and self._boot_tare:
-            self._tare_wake.set()  # a fresh second in the ring: the tare task looks at it
 
     # -- events to the host -----------------------------------------------------------------
 
@@ -186,20 +144,8 @@ class App:
             link.event("gap", n=n, why="event queue full")
         ev = self._event
         while queue.pop(ev):
-            kind, t, a, b = ev[0], ev[1], ev[2], ev[3]
-            if kind == _BUTTON:
-                link.event("button", t=t, seat=a, long=bool(b))
-                continue
-            if kind == _FAULT:
-                link.event("fault", t=t, what=FAULT_NAMES[a], ok=bool(b))
-                continue
-            name = KIND_NAMES.get(kind, "kind%d" % kind)
-            if name == "placed":
-                link.event(name, t=t, g=b)
-            elif name == "fell":
-                link.event(name, t=t, n=a, g=b)
-            else:
-                link.event(name, t=t)
+            msg = schema.message(ev[0], ev[1], ev[2], ev[3])
+            link.event(msg.pop("k"), **msg)
 
     # -- host commands ------------------------------------------------------------------------
 
@@ -209,112 +155,19 @@ class App:
         if kind == "show":
             return self.display.update(msg)
         if kind == "arm":
-            self.in_play = True
-            self._boot_tare = False
-            self.detector.arm()
+            self.cal.arm()
             return None
         if kind == "stream":
             self.streaming = bool(msg.get("on"))
             return None
         if kind == "calq":
-            self.report_calibration()
+            self.link.event("cal", **self.cal.report())
             return None
         if kind == "cal":
-            return self._calibrate(msg)
+            return self.cal.calibrate(msg)
         if kind == "tare":
-            return self._tare_command(bool(msg.get("save")))
+            return self.cal.tare_now(bool(msg.get("save")))
         return "unknown command " + kind
-
-    # -- calibration (commands; may allocate) -------------------------------------------------
-
-    def report_calibration(self):
-        """The `cal` event: the calibration in use, where its zero came from, whether it is
-        stored on the board, and whether the board is in play."""
-        c = self.config
-        self.link.event(
-            "cal",
-            counts_per_gram=c["counts_per_gram"],
-            zero_counts=c.get("zero_counts"),
-            cell_xy_mm=c["cell_xy_mm"],
-            stick_g=c["stick_g"],
-            tare=self.tare,
-            stored=self.board.cal_file is not None,
-            play=self.in_play,
-        )
-
-    def _calibrate(self, msg):
-        if self.in_play:
-            return "in play"
-        config = dict(self.config)
-        for key in calib.KEYS:
-            if key in msg:
-                config[key] = msg[key]
-        why = calib.check(config, len(self.cells))
-        if why:
-            return why
-        self._apply(config)
-        self.tare = "cal" if config.get("zero_counts") else None
-        return self.board.save_config(config)
-
-    def _tare_command(self, save):
-        if self.in_play:
-            return "in play"
-        if self._recent_n < _TARE_N:
-            return "not a second of samples yet"
-        zero = self._still_zero()
-        if zero is None:
-            return "the plate is not still (or a cell gives no readings)"
-        config = dict(self.config)
-        config["zero_counts"] = zero
-        self._apply(config)
-        self.tare = "command"
-        return self.board.save_config(config) if save else None
-
-    def _still_zero(self):
-        n = self._recent_n
-        if n < _TARE_N:
-            return None
-        return calib.still_zero(self._recent, n, len(self.cells), self.config["counts_per_gram"])
-
-    def boot_tare(self):
-        """Look for the first still second after boot (each time the ring holds a new one)."""
-        if not self._boot_tare or self._recent_n < _TARE_N:
-            return
-        if self.in_play or self.samples > _BOOT_TARE_GIVE_UP:
-            self._boot_tare = False
-            return
-        zero = self._still_zero()
-        if zero is None:
-            return
-        self._boot_tare = False
-        stored = self.config.get("zero_counts")
-        if stored:
-            load = calib.load_g(zero, stored, self.config["counts_per_gram"])
-            if not -BOOT_TARE_G <= load <= BOOT_TARE_G:
-                return  # something stands on the plate: keep the stored zero
-        config = dict(self.config)
-        config["zero_counts"] = zero
-        self._apply(config)
-        self.tare = "boot"
-
-    def _apply(self, config):
-        """Use a new calibration: a new Detector, fed the last second again (oldest first)."""
-        det = _detector(config)
-        n = len(self.cells)
-        cells = array.array("i", [0] * n)
-        out = array.array("i", [0, 0, 0, 0])
-        count = self._recent_n
-        first = (self._recent_i - count) % _TARE_N
-        acc = self._recent_a
-        for j in range(count):
-            k = (first + j) % _TARE_N
-            for i in range(n):
-                cells[i] = self._recent[k * n + i]
-            det.feed(self._recent_t[k], cells, acc[3 * k], acc[3 * k + 1], acc[3 * k + 2])
-            while det.pop(out):
-                pass  # already reported by the detector that saw them live
-        self.detector = det
-        self.config = config
 
     def _stream_raw(self, t):
         cells = [None if c == MISSING else c for c in self.cells]
@@ -398,16 +251,16 @@ class App:
             for bit in range(_NFAULTS):
                 mask = 1 << bit
                 if changed & mask:
-                    self._queue.push(_FAULT, t, bit, 0 if faults & mask else 1)
+                    self._queue.push(schema.FAULT, t, bit, 0 if faults & mask else 1)
             self._wake.set()
 
     async def tare_task(self):
         # Runs as soon as the sampler has filled the ring with a new second (before the next
         # sample: the sampler yields between samples), until the boot tare is done.
-        while self._boot_tare:
+        while self.cal.looking:
             await self._tare_wake.wait()
             self._tare_wake.clear()
-            self.boot_tare()
+            self.cal.boot_tare()
 
     async def ticker(self):
         rounds = -1
@@ -429,16 +282,6 @@ class App:
         asyncio.create_task(self.ticker())
         asyncio.create_task(self.tare_task())
         await self.receive()
-
-
-def _detector(config):
-    return Detector(
-        config["counts_per_gram"],
-        config["cell_xy_mm"],
-        config["stick_g"],
-        rate_hz=config.get("rate_hz", 80),
-        zero_counts=config.get("zero_counts"),
-    )
 
 
 def main(board):

@@ -68,7 +68,7 @@ while True:
     busy += time.ticks_diff(time.ticks_us(), t0)
     if t == END:
         break
-    if app._size:
+    if app._queue.count:
         app.send_events()
 print(json.dumps({"heap": gc.mem_alloc() + gc.mem_free(), "before_import": start,
                   "app_built": built, "lowest_free": low[0], "after_run": after,

@@ -9,34 +9,17 @@ from sticktable.paths import import_firmware
 from sticktable.sim.tower import Sample
 
 
-def _detect_module():
+def _firmware():
     import_firmware()
-    from tablefw import detect
+    from tablefw import calibrator, schema
+    from tablefw.reading import MISSING
 
-    return detect
+    return calibrator, schema, MISSING
 
 
 def make_detector(meta: dict):
-    detect = _detect_module()
-    return detect.Detector(
-        meta["counts_per_gram"],
-        meta["cell_xy_mm"],
-        meta["stick_g"],
-        rate_hz=meta.get("rate_hz", 80),
-        zero_counts=meta.get("zero_counts"),
-    )
-
-
-def event_dict(kind: int, t_ms: int, count: int, grams_x10: int) -> dict:
-    """The spec's JSON object for one event (same keys the MicroPython runner prints)."""
-    detect = _detect_module()
-    name = detect.KIND_NAMES.get(kind, str(kind))
-    event = {"t_ms": t_ms, "kind": name}
-    if kind == detect.FELL:
-        event["count"] = count
-    if kind in (detect.PLACED, detect.FELL, detect.TOUCH):
-        event["grams"] = grams_x10 / 10
-    return event
+    """The firmware's Detector for a trace's (or a simulated board's) calibration `meta`."""
+    return _firmware()[0].make_detector(meta)
 
 
 def run_detector(
@@ -44,12 +27,11 @@ def run_detector(
 ) -> list[dict]:
     """Events the detector emits for `samples`; `arm_at` lists sample times to call arm() at.
     Pass `detector` (from make_detector) to look at its state afterwards."""
-    detect = _detect_module()
-    det = detector if detector is not None else make_detector(meta)
+    calibrator, schema, missing = _firmware()
+    det = detector if detector is not None else calibrator.make_detector(meta)
     n = int(meta["cells"])
     cells = array("i", [0] * n)
     out = array("i", [0, 0, 0, 0])
-    missing = detect.MISSING
     arms = sorted(arm_at)
     events = []
     ax, ay, az = 0, 0, 1000
@@ -66,5 +48,5 @@ def run_detector(
         az = az if s.az is None else s.az
         if det.feed(s.t_ms, cells, ax, ay, az):
             while det.pop(out):
-                events.append(event_dict(out[0], out[1], out[2], out[3]))
+                events.append(schema.trace_event(schema.message(out[0], out[1], out[2], out[3])))
     return events

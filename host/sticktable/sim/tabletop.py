@@ -17,8 +17,9 @@ from sticktable.sim.tower import Sample
 
 def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int) -> Game:
     import_firmware()
-    from tablefw import detect
+    from tablefw import schema
     from tablefw.buttons import Buttons
+    from tablefw.reading import MISSING
 
     game = Game(header)
     det = make_detector(meta)
@@ -30,20 +31,14 @@ def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int
     for s in samples:
         for i in range(n):
             v = s.cells[i]
-            cells[i] = detect.MISSING if v is None else v
+            cells[i] = MISSING if v is None else v
         facts = []
         if det.feed(s.t_ms, cells, s.ax, s.ay, s.az):
             while det.pop(out):
-                kind = detect.KIND_NAMES[out[0]]
-                fact = {"k": kind, "t": out[1]}
-                if kind == "fell":
-                    fact["n"] = out[2]
-                facts.append(fact)
+                facts.append(schema.message(out[0], out[1], out[2], out[3]))
         if buttons.update(s.t_ms, s.buttons):
             while buttons.pop(press):
-                facts.append(
-                    {"k": "button", "seat": press[0], "long": bool(press[1]), "t": press[2]}
-                )
+                facts.append(schema.message(schema.BUTTON, press[2], press[0], press[1]))
         for fact in facts:
             for event in game.rules.interpret(game.state, fact):
                 if any(isinstance(e, ArmBoard) for e in game.step(event)):
