@@ -2,11 +2,12 @@
 
     python -m hardware.mpy_build [--profile pico] [--out build/pico] [--march ARCH]
 
-mpy-cross must match the board's MicroPython version (hardware/pinmap.json "micropython"):
-an .mpy from another version does not import. `-march` comes from the profile (armv6m for
-the RP2040) so @micropython.native/viper functions compile to the board's machine code.
-main.py stays source (MicroPython runs main.py, never main.mpy); the profile's pin module is
-installed as tablefw/pins, so the rest of the firmware is the same on every board.
+What goes on the board is listed by the profile's manifest, firmware/boards/PROFILE/manifest.py
+(micropython-lib style: include(), package(), module(), metadata(); paths relative to the
+manifest). mpy-cross must match the board's MicroPython version (hardware/pinmap.json
+"micropython"): an .mpy from another version does not import. `-march` comes from the profile
+(armv6m for the RP2040) so @micropython.native/viper functions compile to the board's machine
+code. main.py stays source (MicroPython runs main.py, never main.mpy).
 """
 
 import argparse
@@ -19,14 +20,8 @@ from pathlib import Path
 from hardware import FIRMWARE_DIR, ROOT
 from hardware import pinmap as pm
 
-UNIX_ONLY = {"board_sim.py"}  # the simulated board runs on the unix port only
-# Board drivers, left out of other profiles (hx711_pio.py: the RP2040's PIO reader, if split
-# out of hx711.py).
-BOARD_ONLY = {
-    "pico": {"board_rp2.py", "hx711_pio.py"},
-    "esp32": {"board_esp32.py"},
-    "pi": {"board_blinka.py"},  # CPython on a Raspberry Pi (H-PI): never compiled to .mpy
-}
+BOARDS_DIR = FIRMWARE_DIR / "boards"
+KEEP_SOURCE = {"main"}  # modules the board runs as .py
 
 
 class BuildError(Exception):
@@ -51,21 +46,46 @@ def mpy_cross_version(tool: str) -> str:
     return match.group(1)
 
 
-def sources(profile: str, pinmap: dict) -> list[tuple[Path, str]]:
-    """(source file, module path on the board without suffix) for every firmware module."""
-    own = pm.module_path(pinmap, profile)
-    others = {pm.module_path(pinmap, p) for p in pinmap["profiles"]} - {own}
-    skip = set(UNIX_ONLY)
-    for other, files in BOARD_ONLY.items():
-        if other != profile:
-            skip |= files
-    found = []
-    for path in sorted((FIRMWARE_DIR / "tablefw").glob("*.py")):
-        if path.name in skip or path in others:
-            continue
-        target = "tablefw/pins" if path == own else f"tablefw/{path.stem}"
-        found.append((path, target))
-    return found
+def manifest_path(profile: str) -> Path:
+    return BOARDS_DIR / profile / "manifest.py"
+
+
+def sources(profile: str) -> list[tuple[Path, str]]:
+    """(source file, module path on the board without suffix) for every module the profile's
+    manifest lists, in order, each once. BuildError for a missing manifest or file."""
+    path = manifest_path(profile)
+    if not path.exists():
+        raise BuildError(f"no manifest for profile {profile!r}: {path}")
+    found: dict[str, Path] = {}
+    _read_manifest(path, found)
+    return [(source, target) for target, source in found.items()]
+
+
+def _read_manifest(path: Path, found: dict[str, Path]) -> None:
+    here = path.parent
+
+    def add(source: Path, target: str) -> None:
+        if not source.is_file():
+            raise BuildError(f"{path} lists {source.name}, which does not exist")
+        found.setdefault(target, source.resolve())
+
+    def package(package_path, files=None, base_path=".", opt=None):
+        root = here / base_path / package_path
+        names = files if files is not None else [p.name for p in sorted(root.glob("*.py"))]
+        for name in names:
+            add(root / name, f"{package_path}/{name.removesuffix('.py')}")
+
+    def module(module_path, base_path=".", opt=None):
+        add(here / base_path / module_path, module_path.removesuffix(".py"))
+
+    def include(manifest):
+        _read_manifest((here / manifest).resolve(), found)
+
+    def metadata(**_fields):
+        pass  # description and version: for people reading the manifest
+
+    names = {"package": package, "module": module, "include": include, "metadata": metadata}
+    exec(compile(path.read_text(), str(path), "exec"), names)
 
 
 def compile_one(tool: str, source: Path, dest: Path, target: str, march: str) -> None:
@@ -101,14 +121,14 @@ def build(profile: str, out: Path, march: str | None = None) -> list[Path]:
         shutil.rmtree(out)
     (out / "tablefw").mkdir(parents=True)
     written = []
-    for source, target in sources(profile, pinmap):
-        dest = out / f"{target}.mpy"
-        compile_one(tool, source, dest, target, march)
+    for source, target in sources(profile):
+        if target in KEEP_SOURCE:
+            dest = out / f"{target}.py"
+            shutil.copy(source, dest)
+        else:
+            dest = out / f"{target}.mpy"
+            compile_one(tool, source, dest, target, march)
         written.append(dest)
-    main = FIRMWARE_DIR / "main.py"
-    if main.exists():
-        shutil.copy(main, out / "main.py")
-        written.append(out / "main.py")
     return written
 
 

@@ -160,7 +160,7 @@ def render(pinmap: dict, profile: str) -> str:
         f"# Pin map of the {prof['board']} table board.",
         "# GENERATED from hardware/pinmap.json by `python -m hardware.pinmap --write`:",
         "# edit the JSON, not this file (tests/hardware checks the two agree).",
-        *([] if cpython else ["from micropython import const"]),
+        *([] if cpython else ["from tablefw.compat import const"]),
         "",
     ]
 

@@ -27,10 +27,7 @@ def logic_ma(cells: int) -> float:
 
 
 def _firmware():
-    """tablefw.rings and tablefw.pins, imported under CPython (the host's firmware shim)."""
-    from sticktable.paths import import_firmware
-
-    import_firmware()
+    """tablefw.rings and tablefw.pins, imported under CPython."""
     from tablefw import pins, rings
 
     return rings, pins

@@ -4,11 +4,16 @@
 # board must be in REPL mode (hold seat 1's button while plugging it in: see main.py).
 # Calibrating is `sticktable calibrate` over the app's normal link (hardware/calibration.md).
 import json
+import sys
 
 import machine
 
-from tablefw import pins
 from tablefw.hx711 import HX711Bus
+
+if sys.platform == "esp32":
+    from tablefw import pins_esp32 as pins
+else:
+    from tablefw import pins
 
 SAMPLES = 160  # 2 s at 80 samples/s
 

@@ -7,7 +7,7 @@
 # preallocated so read() never allocates while the bus works. An I2C error makes read() return
 # False: the board turns that into an "accel" fault.
 
-from micropython import const
+from tablefw.compat import const
 
 ADDR = const(0x18)  # SDO/SA0 low
 WHO_AM_I = const(0x0F)

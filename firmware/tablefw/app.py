@@ -54,12 +54,11 @@ import array
 import asyncio
 import time
 
-from micropython import const
-
 from tablefw import rings, schema
 from tablefw.board_base import END, NO_SAMPLE
 from tablefw.buttons import Buttons
 from tablefw.calibrator import Calibrator
+from tablefw.compat import const
 from tablefw.intqueue import IntQueue
 from tablefw.link import Link
 from tablefw.reading import MISSING

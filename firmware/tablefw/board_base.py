@@ -11,9 +11,8 @@ import os
 import select
 import time
 
-from micropython import const
-
 from tablefw import calib
+from tablefw.compat import const
 
 NO_SAMPLE = const(-1)  # read_sample(): no sample ready yet
 END = const(-2)  # read_sample(): the sample source is finished (simulation only)

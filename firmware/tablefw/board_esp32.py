@@ -1,7 +1,7 @@
 # The ESP32 table board (ESP32-DevKitC, ESP32-WROOM-32): the Board interface of tablefw/app.py
 # over the real parts, the same as the RP2040's (board_base.PinBoard) but for the load cells.
-# Pins come from tablefw/pins_esp32.py (generated from hardware/pinmap.json; `make firmware
-# PROFILE=esp32` installs it on the board as tablefw/pins).
+# Pins come from tablefw/pins_esp32.py (generated from hardware/pinmap.json; listed by
+# firmware/boards/esp32/manifest.py).
 #
 #   load cells     4 HX711 on one clock (GPIO4), DOUT on the input-only GPIO34/35/36/39. There
 #                  is no PIO: hx711.HX711Bus bit-bangs them, interrupts off only around each
@@ -16,12 +16,8 @@
 #   watchdog       machine.WDT (WDT_MS), fed by the app's ticker task.
 # Import touches no hardware; ESP32Board() does.
 
+from tablefw import pins_esp32 as pin_map
 from tablefw.board_base import FAULT_ACCEL, FAULT_CELLS, PinBoard, gpio_bus  # noqa: F401 - faults
-
-try:
-    from tablefw import pins_esp32 as pin_map  # the source tree (tests, a plain copy)
-except ImportError:
-    from tablefw import pins as pin_map  # built by `make firmware PROFILE=esp32`
 
 
 class ESP32Board(PinBoard):

@@ -30,8 +30,6 @@ import json
 import os
 import time
 
-from micropython import const
-
 from tablefw import calib, pins
 from tablefw.board_base import (
     CELL_TIMEOUT_MS,
@@ -45,6 +43,7 @@ from tablefw.board_base import (
     ready,
     wait_readable,
 )
+from tablefw.compat import const
 from tablefw.reading import MISSING
 
 RECORD = const(27)  # struct.calcsize("<I4i3hB")

@@ -10,9 +10,7 @@
 
 import array
 
-from micropython import const
-
-from tablefw.compat import ticks_diff
+from tablefw.compat import const, ticks_diff
 from tablefw.intqueue import IntQueue
 
 DEBOUNCE_MS = const(30)

@@ -10,11 +10,10 @@
 import json
 import os
 
-from micropython import const
+from tablefw.reading import RAIL_HI, RAIL_LO
 
 KEYS = ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g")
 STILL_G = 1.0  # a still second: each cell's 10-90 % range of readings under this many grams
-_WILD = const(8388607)  # HX711 rails (and MISSING, far beyond them): not readings
 _MAX_CPG = 1000000.0
 
 
@@ -31,7 +30,7 @@ def check(config, ncells):
         if not isinstance(zero, list) or len(zero) != ncells:
             return "zero_counts must be %d integers or null" % ncells
         for z in zero:
-            if not isinstance(z, int) or not -_WILD <= z <= _WILD:
+            if not isinstance(z, int) or not RAIL_LO <= z <= RAIL_HI:
                 return "zero_counts must be 24-bit integers"
     xy = config.get("cell_xy_mm")
     if not isinstance(xy, list) or len(xy) != ncells:
@@ -81,7 +80,7 @@ def still_zero(ring, count, ncells, counts_per_gram, still_g=STILL_G):
         values = []
         for j in range(count):
             v = ring[j * ncells + i]
-            if -_WILD < v < _WILD:
+            if RAIL_LO < v < RAIL_HI:  # rails (and MISSING, far beyond them): no reading
                 values.append(v)
         if len(values) * 2 < count or not values:
             return None

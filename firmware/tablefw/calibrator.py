@@ -9,9 +9,8 @@
 
 import array
 
-from micropython import const
-
 from tablefw import calib
+from tablefw.compat import const
 from tablefw.detect import Detector
 from tablefw.reading import MISSING
 

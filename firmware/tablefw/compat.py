@@ -7,7 +7,7 @@
 # ticks_diff: board ticks wrap (at 2**30 on the RP2040); the host's times are plain integers.
 
 try:
-    from micropython import const
+    from micropython import const  # type: ignore - the fallback's signature differs
 except ImportError:  # CPython
 
     def const(value):
@@ -15,7 +15,7 @@ except ImportError:  # CPython
 
 
 try:
-    from time import ticks_diff
+    from time import ticks_diff  # type: ignore - the fallback's signature differs
 except ImportError:  # CPython
 
     def ticks_diff(a, b):

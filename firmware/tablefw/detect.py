@@ -22,19 +22,10 @@
 
 from array import array
 
-from micropython import const
-
+from tablefw.compat import const
 from tablefw.median import median3
-
-# A cell without a reading. Any value outside the HX711's 24 bits is treated the same. It is
-# -2**30, not -2**31: on a 32-bit port that would be a big int, and reading it out of an
-# array("i") would allocate.
-MISSING = const(-1073741824)
-PLACED = const(1)
-FELL = const(2)
-TOPPLE = const(3)
-TOUCH = const(4)
-KIND_NAMES = {1: "placed", 2: "fell", 3: "topple", 4: "touch"}
+from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
+from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)

@@ -7,13 +7,15 @@
 # channel/gain change) the output needs 4 conversions (~50 ms at 80/s) to settle: data read
 # meanwhile is not valid.
 #
-# Two readers, hardware passed in so tests can drive them with pin-level fakes:
-#   HX711Bus(sck, douts, irq_off, irq_on)  GPIO: bit-banged, interrupts off only while SCK is
-#                                           high; used where there is no PIO, as the RP2040's
-#                                           fallback when a chip stops answering, and in tests.
-#   unpack_pio(words, out)                  RP2040: the PIO program in board_rp2.py clocks SCK
-#                                           and samples all DOUT pins per bit (`in pins, 4`),
-#                                           24 bits per pushed word; the CPU untangles them.
+# Two readers with one API (ready, read, set_gain, power_down, power_up, dead):
+#   HX711Bus(sck, douts, irq_off, irq_on)  GPIO (here): bit-banged, interrupts off only while
+#                                           SCK is high; used where there is no PIO, as the
+#                                           RP2040's fallback when a chip stops answering, and
+#                                           in tests (hardware passed in: pin-level fakes).
+#   HX711PIO(sck, douts)                    RP2040 (tablefw/hx711_pio.py): a PIO program clocks
+#                                           SCK and samples all DOUT pins per bit (`in pins,
+#                                           4`), 24 bits per pushed word; unpack_pio (here)
+#                                           untangles them.
 # and one validator for both, Validator: per chip, rail values (saturated 0x7FFFFF/0x800000,
 # what a chip with a loose wire or no chip at all gives) and a value repeated STUCK_N times
 # (DOUT stuck low clocks out the same bits forever) are no reading (MISSING); the rest goes
@@ -23,9 +25,7 @@
 import array
 import time
 
-from micropython import const
-
-from tablefw.compat import ticks_diff
+from tablefw.compat import const, ticks_diff
 from tablefw.median import median3
 from tablefw.reading import MISSING, RAIL_HI, RAIL_LO, signed24
 

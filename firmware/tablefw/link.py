@@ -26,10 +26,8 @@
 #   link.pending                   events sent but not yet acknowledged.
 #   link.stats()                   counters (dict) for diagnostics.
 
-from micropython import const
-
 from tablefw import proto
-from tablefw.compat import ticks_diff  # board ticks wrap (at 2**30 on RP2040)
+from tablefw.compat import const, ticks_diff  # ticks_diff: board ticks wrap (2**30 on RP2040)
 
 PROTO = (1, 2)  # major, minor (PROTOCOL.md "Versions")
 HB_MS = const(500)  # board heartbeat when nothing else was sent for this long

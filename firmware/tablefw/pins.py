@@ -1,7 +1,7 @@
 # Pin map of the Raspberry Pi Pico (RP2040) table board.
 # GENERATED from hardware/pinmap.json by `python -m hardware.pinmap --write`:
 # edit the JSON, not this file (tests/hardware checks the two agree).
-from micropython import const
+from tablefw.compat import const
 
 HX711_SCK = const(2)  # shared clock of the four HX711s
 HX711_DOUT = (3, 4, 5, 6)  # consecutive, so one PIO `in pins, 4` samples all four

@@ -1,7 +1,7 @@
 # Pin map of the ESP32-DevKitC (ESP32-WROOM-32) table board.
 # GENERATED from hardware/pinmap.json by `python -m hardware.pinmap --write`:
 # edit the JSON, not this file (tests/hardware checks the two agree).
-from micropython import const
+from tablefw.compat import const
 
 HX711_SCK = const(4)  # shared clock of the four HX711s
 HX711_DOUT = (34, 35, 36, 39)  # input-only GPIOs (HX711 DOUT is push-pull, needs no pull-up)

@@ -10,7 +10,7 @@
 import binascii
 import json
 
-from micropython import const
+from tablefw.compat import const
 
 MAX_FRAME = const(512)
 _STAR = const(0x2A)  # "*": JSON ends, CRC follows

@@ -20,7 +20,7 @@
 # The host's room scoreboard (host/sticktable/scoreboard.py) draws with this same code: a strip
 # of `per_seat` LEDs per seat instead of a ring, capped (`limit`) for its own supply.
 
-from micropython import const
+from tablefw.compat import const
 
 LEDS_PER_RING = const(12)
 MA_PER_CHANNEL = const(20)  # mA of one channel at level 255

@@ -150,11 +150,8 @@ def stick_masses(levels: list[list[int]], zero: list[int], counts_per_gram: list
 def still_median(samples: list[list[int | None]], counts_per_gram: list[float]):
     """Each cell's median over `samples` (raw cell readings, None for none) if the plate was
     still, else None: the firmware's own tare rule (tablefw/calib.py)."""
-    from sticktable.paths import import_firmware
-
-    import_firmware()
     from tablefw import calib
-    from tablefw.detect import MISSING
+    from tablefw.reading import MISSING
 
     n = len(counts_per_gram)
     ring = [MISSING if v is None else v for s in samples for v in s[:n]]
@@ -214,8 +211,17 @@ def _check_reply(link, cid: int, msg: dict) -> None:
 # -- the board's calibration commands ----------------------------------------------------------
 
 
+def _accepted(link, kind: str) -> None:
+    if not link.accepts(kind):
+        raise CalibrationError(
+            f"the board's firmware does not take `{kind}` (its hello does not list it): "
+            "its firmware is older than this host's: run `make flash`"
+        )
+
+
 def query(link, timeout_s: float = REPLY_TIMEOUT_S) -> dict:
     """The calibration the board uses (its `cal` event, asked for with `calq`)."""
+    _accepted(link, "calq")
     cid = link.send("calq")
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -233,6 +239,7 @@ def query(link, timeout_s: float = REPLY_TIMEOUT_S) -> dict:
 def command(link, kind: str, timeout_s: float = REPLY_TIMEOUT_S, **fields) -> None:
     """Send a calibration command (cal, tare) and wait for its answer; CalibrationError if it
     is refused, with what to do about it."""
+    _accepted(link, kind)
     cid = link.send(kind, **fields)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

@@ -2,9 +2,9 @@
 
 Runs `sticktable run --sim` (virtual tower -> firmware under the MicroPython unix port -> pty
 -> daemon -> rules -> journal) with the firmware started through a probe instead of
-firmware/unix_main.py directly. The probe wraps SimBoard.sample_done (called after every
+firmware/tablefw/unix_main.py directly. The probe wraps SimBoard.sample_done (called after every
 sample) to run gc.collect() once per virtual second and record the live heap, then imports
-unix_main, which runs the app as usual. Prints:
+tablefw.unix_main, which runs the app as usual. Prints:
 
 - live heap: the highest gc.mem_alloc() right after a collection, with -X heapsize=192K;
 - smallest heap: the smallest -X heapsize (4 KB steps) in which the same game still runs to
@@ -49,7 +49,7 @@ board_sim.SimBoard.sample_done = sample_done
 sys.argv[:] = ["unix_main.py"] + sys.argv[1:]  # sys.argv itself is read-only
 gc.collect()
 peak[2] = gc.mem_alloc() + gc.mem_free()
-import unix_main  # noqa: E402,F401 - runs the app until the runner stops it
+from tablefw import unix_main  # noqa: E402,F401 - runs the app until the runner stops it
 """
 
 # Stands in for the micropython command: same interpreter, the probe instead of unix_main.py,

@@ -6,15 +6,7 @@ import binascii
 import json
 import sys
 
-try:
-    import micropython  # noqa: F401
-except ImportError:  # CPython: what sticktable.paths.import_firmware() provides
-    import types
-
-    sys.modules["micropython"] = types.ModuleType("micropython")
-    sys.modules["micropython"].const = lambda v: v
-
-from tablefw import proto  # noqa: E402
+from tablefw import proto
 
 failures = 0
 

@@ -33,7 +33,9 @@ for i, v in enumerate((5, -7, 1003)):  # the accelerometer's registers, mg << 4
     machine.I2C.regs[0x28 + 2 * i] = raw & 0xFF
     machine.I2C.regs[0x29 + 2 * i] = raw >> 8
 
+import time
 board = RP2Board()
+time.sleep_ms(70)  # the chips settle after power-up (hx711.SETTLE_MS): readings dropped
 sm = rp2.machines[0]
 res = {"info": board.info, "config": board.config, "active": sm.active(), "freq": sm.freq,
        "kw": sm.program[1]}
@@ -114,6 +116,7 @@ res["irq_pairs"] = machine.irq[0] == machine.irq[1] > 0
 machine.hooks.clear()
 machine.I2C.dead = True
 b2 = RP2Board(watchdog=False)
+time.sleep_ms(70)
 absent = b2.faults
 machine.I2C.dead = False
 machine.I2C.regs[0x20] = 0

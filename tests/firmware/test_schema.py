@@ -6,11 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from sticktable.paths import import_firmware
-
-import_firmware()
-
-from tablefw import schema  # noqa: E402
+from tablefw import schema
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md"
 

@@ -1,6 +1,7 @@
-"""`make firmware` / `make flash`: mpy-cross of the board's MicroPython version compiles every
-module (so syntax MicroPython cannot compile is caught here), the .mpy files import on the
-unix port, and flashing without a board fails with one clear line."""
+"""`make firmware` / `make flash`: each board profile's manifest lists every module it needs
+(and every firmware module is in some manifest), mpy-cross of the board's MicroPython version
+compiles them (so syntax MicroPython cannot compile is caught here), the .mpy files import on
+the unix port, and flashing without a board fails with one clear line."""
 
 import subprocess
 import sys
@@ -12,14 +13,32 @@ from hardware import pinmap as pm
 
 PINMAP = pm.load()
 ROOT = pm.FIRMWARE_DIR.parent
+RP2_ONLY = ("tablefw/board_rp2", "tablefw/hx711_pio")  # import rp2: not on the unix port
 
 
 @pytest.mark.parametrize("profile", pm.micropython_profiles(PINMAP))
 def test_every_module_compiles_for_the_board(profile, tmp_path):
     written = mb.build(profile, tmp_path)
     modules = {p.relative_to(tmp_path).as_posix() for p in written}
-    assert "tablefw/pins.mpy" in modules and "tablefw/proto.mpy" in modules
-    assert len([m for m in modules if m.endswith(".mpy")]) == len(mb.sources(profile, PINMAP))
+    pins = pm.module_path(PINMAP, profile).relative_to(pm.FIRMWARE_DIR).with_suffix(".mpy")
+    assert {pins.as_posix(), "tablefw/proto.mpy", "tablefw/app.mpy", "main.py"} <= modules
+    assert modules == {f"{t}.py" if t == "main" else f"{t}.mpy" for _, t in mb.sources(profile)}
+
+
+def test_every_firmware_module_is_in_a_manifest():
+    listed = {source for p in [*PINMAP["profiles"], "unix"] for source, _ in mb.sources(p)}
+    files = {p.resolve() for p in (pm.FIRMWARE_DIR / "tablefw").glob("*.py")}
+    missing = sorted(p.name for p in files - listed)
+    assert not missing, f"add {missing} to firmware/manifest.py or a board's manifest.py"
+    common = {t for _, t in mb.sources("unix")} & {t for _, t in mb.sources("pico")}
+    assert not common & set(RP2_ONLY) and "tablefw/board_sim" not in common
+
+
+def test_a_manifest_listing_a_missing_file_fails_the_build(tmp_path):
+    manifest = tmp_path / "manifest.py"
+    manifest.write_text('package("tablefw", files=("gone.py",))\n')
+    with pytest.raises(mb.BuildError, match="lists gone.py, which does not exist"):
+        mb._read_manifest(manifest, {})
 
 
 def test_mpy_cross_matches_the_board_micropython():
@@ -37,7 +56,7 @@ def test_syntax_micropython_cannot_compile_fails_the_build(tmp_path):
 
 def test_compiled_firmware_imports_on_the_unix_port(mp, tmp_path):
     mb.build("pico", tmp_path, march="x64")  # same .mpy format, the unix port's machine code
-    portable = [t for _, t in mb.sources("pico", PINMAP) if not t.endswith("board_rp2")]
+    portable = [t for _, t in mb.sources("pico") if t not in RP2_ONLY and t != "main"]
     script = tmp_path / "imports.py"
     script.write_text(
         f"import sys\nsys.path[:] = [{str(tmp_path)!r}, '.frozen']\n"

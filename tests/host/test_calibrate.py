@@ -207,3 +207,17 @@ def test_cli_sends_nothing_without_a_yes_or_an_answer():
     )
     bad = _cli("--mass", "-3")
     assert bad.returncode == 1 and "positive" in bad.stderr
+
+
+def test_a_board_whose_hello_does_not_list_calibration_is_told_to_update():
+    from sticktable.link import HostSession
+    from tablefw import proto
+
+    session = HostSession(lambda frame: None, lambda: 0.0)
+    hello = {"k": "hello", "s": 0, "u": 1, "proto": [1, 2], "boot": "0badc0de", "seats": 4}
+    session.feed(proto.encode({**hello, "cmds": ["show", "arm", "stream"]}))
+    assert session.accepts("arm") and not session.accepts("calq")
+    with pytest.raises(CalibrationError, match="does not take `calq`.*make flash"):
+        query(session)
+    session.feed(proto.encode({**hello, "boot": "0badc0df"}))  # 1.1: no list, all accepted
+    assert session.accepts("calq") and session.accepts("tare")

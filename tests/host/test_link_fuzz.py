@@ -6,10 +6,7 @@ from hypothesis import strategies as st
 
 from sticktable.link import HostSession
 from sticktable.link.codec import MAX_FRAME, Decoder, encode
-from sticktable.paths import import_firmware
-
-import_firmware()
-from tablefw.link import Link  # noqa: E402
+from tablefw.link import Link
 
 payloads = st.fixed_dictionaries(
     {

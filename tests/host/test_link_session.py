@@ -7,10 +7,7 @@ import pytest
 
 from sticktable.link import HostSession, ProtocolMismatch
 from sticktable.link.codec import Decoder, encode
-from sticktable.paths import import_firmware
-
-import_firmware()
-from tablefw.link import Link  # noqa: E402
+from tablefw.link import Link
 
 INFO = {"fw": "0.1.0", "board": "t1", "boot": "aaaa0001", "reset": "power", "seats": 4, "cells": 4}
 

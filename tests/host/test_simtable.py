@@ -6,7 +6,6 @@ import time
 import pytest
 import serial
 
-from sticktable.paths import import_firmware
 from sticktable.sim.runner import (
     ACCEL_FAILED,
     ACCEL_STUCK,
@@ -18,9 +17,7 @@ from sticktable.sim.runner import (
     sensor_fault,
 )
 from sticktable.sim.tower import Sample
-
-import_firmware()
-from tablefw import proto  # noqa: E402
+from tablefw import proto
 
 META = {
     "rate_hz": 80,

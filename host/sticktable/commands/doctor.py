@@ -33,9 +33,6 @@ def register(subparsers) -> None:
 
 def host_firmware_version() -> str:
     """The firmware version this host's source tree carries (what `make flash` installs)."""
-    from sticktable.paths import import_firmware
-
-    import_firmware()
     from tablefw import app
 
     return app.FW_VERSION

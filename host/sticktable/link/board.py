@@ -149,6 +149,9 @@ class BoardLink:
         seq = self._returned[1] if upto is None else min(upto["s"], self._returned[1])
         self.session.commit(seq)
 
+    def accepts(self, kind: str) -> bool:
+        return self.session.accepts(kind)
+
     def send(self, kind: str, **fields) -> int:
         """Send a command (show, arm, stream); returns its id (resent until answered)."""
         return self.session.send(kind, **fields)

@@ -11,15 +11,16 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+from tablefw.schema import HOST_ONLY, LINK_KINDS
+
 from . import codec
 from .codec import PROTO
 
-# Host command kinds: a tty echoes them back to us, and they are ignored.
-HOST_KINDS = frozenset(
-    {"show", "arm", "stream", "ping", "calq", "tare"}
-)  # not "cal": the board reports with it too
+# Kinds only the host sends (not "cal": the board reports with it too): a tty echoes them back
+# to us, and they are ignored.
+HOST_KINDS = frozenset(HOST_ONLY)
 # Board kinds that are not events: never numbered on their own, never resent, never acked.
-UNSEQUENCED = frozenset({"hello", "hb", "ack", "err", "raw"})
+UNSEQUENCED = frozenset(LINK_KINDS)
 HB_S = 0.5  # host heartbeat (an ack frame) when nothing else was sent for this long
 BOARD_TIMEOUT_S = 2.0  # board heartbeats every 0.5 s; silent this long = link down
 RESEND_S = 0.25  # first resend of an unanswered command; doubles up to RESEND_MAX_S
@@ -112,6 +113,12 @@ class HostSession:
     def ping(self) -> None:
         self._last_ping = self._clock()
         self._send({"k": "ping", "s": self.seq})
+
+    def accepts(self, kind: str) -> bool:
+        """The board takes command `kind`, by its hello's `cmds` (protocol 1.2); a board that
+        does not list them (1.1) is taken to accept every command."""
+        cmds = (self.hello or {}).get("cmds")
+        return not isinstance(cmds, list) or kind in cmds
 
     def send(self, kind: str, **fields) -> int:
         """Send a command; returns its id. A newer `show` supersedes unanswered older ones."""

@@ -5,21 +5,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 
-from sticktable.paths import import_firmware
 from sticktable.sim.tower import Sample
-
-
-def _firmware():
-    import_firmware()
-    from tablefw import calibrator, schema
-    from tablefw.reading import MISSING
-
-    return calibrator, schema, MISSING
-
-
-def make_detector(meta: dict):
-    """The firmware's Detector for a trace's (or a simulated board's) calibration `meta`."""
-    return _firmware()[0].make_detector(meta)
+from tablefw import schema
+from tablefw.calibrator import make_detector
+from tablefw.reading import MISSING
 
 
 def run_detector(
@@ -27,8 +16,7 @@ def run_detector(
 ) -> list[dict]:
     """Events the detector emits for `samples`; `arm_at` lists sample times to call arm() at.
     Pass `detector` (from make_detector) to look at its state afterwards."""
-    calibrator, schema, missing = _firmware()
-    det = detector if detector is not None else calibrator.make_detector(meta)
+    det = detector if detector is not None else make_detector(meta)
     n = int(meta["cells"])
     cells = array("i", [0] * n)
     out = array("i", [0, 0, 0, 0])
@@ -41,7 +29,7 @@ def run_detector(
             det.arm()
         for i in range(n):
             v = s.cells[i]
-            cells[i] = missing if v is None else v
+            cells[i] = MISSING if v is None else v
         # An empty accelerometer field: keep the previous reading.
         ax = ax if s.ax is None else s.ax
         ay = ay if s.ay is None else s.ay

@@ -1,6 +1,6 @@
 """The simulated table: the real firmware under MicroPython, wired to a virtual tower.
 
-`SimTable(samples, meta)` starts `micropython firmware/unix_main.py` with its stdin/stdout on a
+`SimTable(samples, meta)` starts `micropython tablefw/unix_main.py` with its stdin/stdout on a
 pty (open `.port` with pyserial exactly like `/dev/ttyACM0`) and two pipes (contract "Simulated
 board <-> virtual tower"; the firmware end is firmware/tablefw/board_sim.py):
 
@@ -216,7 +216,7 @@ class SimTable:
             self._micropython,
             "-X",
             f"heapsize={self._heap}",
-            str(FIRMWARE_DIR / "unix_main.py"),
+            str(FIRMWARE_DIR / "tablefw" / "unix_main.py"),
             "--samples-fd",
             str(samples_r),
             "--frames-fd",
@@ -229,7 +229,8 @@ class SimTable:
         if not self._paced:
             cmd.append("--free-run")
         env = dict(os.environ)
-        env["MICROPYPATH"] = os.pathsep.join([*self._extra_path, str(FIRMWARE_DIR), ".frozen"])
+        # .frozen (MicroPython's own asyncio...) before FIRMWARE_DIR, which may be site-packages.
+        env["MICROPYPATH"] = os.pathsep.join([*self._extra_path, ".frozen", str(FIRMWARE_DIR)])
         try:
             self._proc = subprocess.Popen(
                 cmd,

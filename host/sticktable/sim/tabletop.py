@@ -10,17 +10,14 @@ from array import array
 from collections.abc import Iterable
 
 from sticktable.engine import ArmBoard, Game
-from sticktable.paths import import_firmware
 from sticktable.sim.detection import make_detector
 from sticktable.sim.tower import Sample
+from tablefw import schema
+from tablefw.buttons import Buttons
+from tablefw.reading import MISSING
 
 
 def play_through(header: dict, meta: dict, samples: Iterable[Sample], seats: int) -> Game:
-    import_firmware()
-    from tablefw import schema
-    from tablefw.buttons import Buttons
-    from tablefw.reading import MISSING
-
     game = Game(header)
     det = make_detector(meta)
     buttons = Buttons(seats)
