@@ -19,10 +19,7 @@ import time
 import tty
 from collections.abc import Callable
 
-from sticktable.paths import import_firmware
-
-import_firmware()
-from tablefw.link import Link  # noqa: E402
+from tablefw.link import Link
 
 INFO = {"fw": "0.1.0", "board": "pty-board", "reset": "power-on", "seats": 2, "cells": 4}
 UNSEQUENCED = (b'"k":"hello"', b'"k":"hb"', b'"k":"ack"', b'"k":"err"', b'"k":"raw"')
