@@ -95,7 +95,7 @@ class App:
         self._idle = False  # the sampler waits for the board's next sample, or has finished
         self._wake = asyncio.Event()
         commands = tuple(schema.COMMANDS)
-        hello = {"fw": FW_VERSION, "cmds": list(commands)}
+        hello = {"fw": FW_VERSION, "cmds": sorted(commands)}  # (MicroPython dicts: no order)
         for key in ("board", "boot", "reset", "seats", "cells"):
             hello[key] = info[key]
         self.link = Link(board.write_host, self.command, hello, commands=commands)

@@ -57,6 +57,7 @@ class Host:
         self.serial = serial.Serial(port, timeout=0.05)
         self.decoder = proto.Decoder()
         self.seen = []
+        self.unread = []  # frames read after the one wait_for returned
         self.raw = b""
         self.seq = 0
         self.boot = None
@@ -76,6 +77,12 @@ class Host:
         self.acked_at = time.monotonic()
 
     def wait_for(self, predicate, timeout=TIMEOUT):
+        # Frames that came in the same read after the one a previous call waited for are
+        # looked at first: a fast board may send the next event along with it.
+        while self.unread:
+            msg = self.unread.pop(0)
+            if predicate(msg):
+                return msg
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             data = self.serial.read(4096)
@@ -87,6 +94,8 @@ class Host:
                 self.board_seq = max(self.board_seq, msg["s"])
                 if found is None and predicate(msg):
                     found = msg
+                elif found is not None:
+                    self.unread.append(msg)
             if data or time.monotonic() - self.acked_at > 0.3:
                 self.ack()
             if found is not None:
