@@ -4,8 +4,9 @@ from the sample stream (a cell silent for over a second, accelerometer errors) a
 import json
 import struct
 
+from tablefw.reading import MISSING
+
 RECORD = struct.Struct("<I4i3hB")
-MISSING = -(2**30)  # tablefw.detect.MISSING
 ACCEL_FAILED = -32768
 META = {
     "cells": 4,

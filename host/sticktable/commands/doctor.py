@@ -13,9 +13,9 @@ import contextlib
 import time
 
 from sticktable.errors import UserError
+from tablefw.reading import MISSING
 
 SATURATED = (-(2**23), 2**23 - 1)  # HX711 rails: the input is out of range or the chip is dead
-MISSING = -(2**30)  # tablefw.detect.MISSING
 STREAM_S = 1.5  # raw samples to look at (~120 at 80/s)
 RING_STEP_S = 0.4
 

@@ -48,10 +48,10 @@ from pathlib import Path
 
 from sticktable.errors import UserError
 from sticktable.paths import FIRMWARE_DIR
+from tablefw.reading import MISSING
 
 RECORD = struct.Struct("<I4i3hB")
 RECORD_CELLS = 4
-MISSING = -(2**30)  # tablefw.detect.MISSING
 END_T = 0xFFFFFFFF
 ACCEL_FAILED = -32768  # ax of a record: the accelerometer read failed (an I2C error)
 ACCEL_STUCK = -32767  # ax of a record: the accelerometer read never returns (a stuck I2C bus)
