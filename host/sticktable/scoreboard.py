@@ -33,9 +33,6 @@ FRAME_S = 0.02  # redraw check period (the rings' _RING_MS)
 
 def firmware_rings():
     """tablefw.rings and the Pi's pin module, under CPython."""
-    from sticktable.paths import import_firmware
-
-    import_firmware()
     from tablefw import pins_pi, rings
 
     return rings, pins_pi
