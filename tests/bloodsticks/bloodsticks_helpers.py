@@ -80,28 +80,23 @@ def random_layout(rng: random.Random, owners: dict, extras: list, p_off: float) 
 BYSTANDERS = ("Zed", "Yan")
 
 
-def fill(rng: random.Random, game: Game, action: dict) -> dict:
-    """A template from legal_actions with its open fields filled in at random."""
-    event = {k: v for k, v in action.items() if k not in ("fill", "min")}
+def vary(rng: random.Random, game: Game, action: dict) -> dict:
+    """A listed action, its open values (a layout, points, a bet, a side bet) varied at random
+    half of the time, so playthroughs also meet messy layouts, ties and bystanders' bets."""
+    if rng.random() < 0.5:
+        return action
+    event = dict(action)
     view = game.rules.view(game.state)
-    for field in action.get("fill", []):
-        if field == "sticks":
-            event["sticks"] = random_layout(rng, view["sticks"], view["extras"], p_off=0.08)
-        elif field == "points":
-            event["points"] = {p: rng.randint(-2, 6) for p in game.state["pool"]}
-        elif field == "why":
-            event["why"] = "the counter's word"
-        elif field == "amount":
-            event["amount"] = rng.randint(action["min"], action["min"] + 30)
-        elif field == "votes":
-            voters = rng.sample(game.state["players"], k=rng.randint(1, len(game.state["players"])))
-            event["votes"] = {v: rng.choice(("ban", "keep")) for v in voters}
-        elif field == "bettor":
-            event["bettor"] = rng.choice(list(game.state["players"]) + list(BYSTANDERS))
-        elif field == "guess":
-            event["guess"] = rng.randint(-5, 45)
-        elif field == "stake":
-            event["stake"] = rng.randint(1, 5)
+    kind = action["type"]
+    if kind == "layout":
+        event["sticks"] = random_layout(rng, view["sticks"], view["extras"], p_off=0.08)
+    elif kind in ("totals", "override"):
+        event["points"] = {p: rng.randint(-2, 6) for p in game.state["pool"]}
+    elif kind == "bet" and game.state["settings"]["cap"] is None:
+        event["amount"] = rng.randint(action["amount"], action["amount"] + 30)
+    elif kind == "side_bet":
+        event["bettor"] = rng.choice(list(game.state["players"]) + list(BYSTANDERS))
+        event.update(guess=rng.randint(-5, 45), stake=rng.randint(1, 5))
     return event
 
 
@@ -114,13 +109,13 @@ def choose(rng: random.Random, game: Game) -> dict:
     side = [a for a in actions if a["type"] in SIDE_ACTIONS]
     main = [a for a in actions if a["type"] not in SIDE_ACTIONS]
     if side and rng.random() < 0.15:
-        return fill(rng, game, rng.choice(side))
+        return vary(rng, game, rng.choice(side))
     weights = {"fall_out": 0.15, "override": 0.25, "redo": 0.1}
     picks = [rng.random() < weights.get(a["type"], 1.0) for a in main]
     pool = [a for a, ok in zip(main, picks, strict=True) if ok] or main
     if any(a["type"] in ("match", "fall_out") for a in pool):
         pool = [a for a in pool if a["type"] in ("match", "fall_out")]
-    return fill(rng, game, rng.choice(pool))
+    return vary(rng, game, rng.choice(pool))
 
 
 def random_game(header: dict, seed: int, max_events: int = 400) -> tuple[Game, list]:

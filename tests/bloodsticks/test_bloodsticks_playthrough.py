@@ -1,4 +1,6 @@
-"""Random but legal games of every variant (seeded): money, scoring, replay, undo, termination."""
+"""Random but legal games of every variant (seeded), played to the end: money, scoring,
+termination, endings. (Invariants, replay, undo and the listed actions at every moment are
+tests/engine/test_random_play.py's, for every game.)"""
 
 import copy
 from collections import Counter
@@ -73,26 +75,16 @@ def check_scores(state: dict) -> None:
 
 
 def check_moment(game: Game) -> None:
-    """What every state must offer: legal actions that apply, buttons, a sane display."""
+    """What every state must offer: each player's actions in their view, the seat buttons."""
     state, rules = game.state, game.rules
-    for action in rules.legal_actions(state):
-        if "fill" not in action:
-            rules.apply(copy.deepcopy(state), action)  # raises if not legal after all
     for player in state["players"]:
-        mine = rules.legal_actions(state, player)
-        for action in mine:
-            if action["type"] != "side_bet":
-                assert action in rules.legal_actions(state)
-        assert rules.view(state, player)["actions"] == mine
+        assert rules.view(state, player)["actions"] == rules.legal_actions(state, player)
     for seat, player in enumerate(state["players"]):
         for long in (False, True):
             events = rules.interpret(state, {"k": "button", "seat": seat, "long": long})
             assert bool(events) == (player in state["pending"][:1])  # G3: in turn
             for event in events:
                 rules.apply(copy.deepcopy(state), event)
-    shown = rules.display(state)
-    assert len(shown.scores) == len(shown.marks) == len(state["players"])
-    assert shown.mode in ("idle", "play", "over")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -114,16 +106,12 @@ def test_random_playthrough(name, seed):
     side_net = sum(b["stake"] - b["paid"] for b in state["side_bets"])
     assert balance(state["ledger"], HOUSE) == cut + side_net
     check_scores(state)
-    # Replay and undo: the log alone rebuilds every state.
-    assert game.replay() == state
-    for back in range(len(game.events) + 1):
-        assert game.undo(back).state == states[len(game.events) - back]
     with pytest.raises(RuleError, match="over"):
         game.apply({"type": "collect"})
 
 
 @pytest.mark.parametrize("name", ["standard-3", "challenge", "house-side-pots"])
-def test_every_moment_offers_only_legal_actions(name):
+def test_every_moment_offers_views_and_buttons(name):
     header = {"game": "bloodsticks", **CONFIGS[name]}
     game, _ = random_game(header, seed=3)
     replayed = Game(header)

@@ -139,6 +139,9 @@ class RuleSet:
     # Header additions the random-play test plays every game with (presets, variants).
     variants: ClassVar[tuple[dict, ...]] = ({},)
     keys_help: ClassVar[str] = ""  # the game's own keyboard commands, for `help`
+    # The export (player None) holds the whole game, so `reimport` gives it back (False when
+    # the export hides something, such as a shuffle).
+    export_is_complete: ClassVar[bool] = True
 
     # -- required ----------------------------------------------------------------------------
 
@@ -229,3 +232,11 @@ class RuleSet:
         from sticktable.engine.core import effective_log
 
         return [json.dumps(header)] + [json.dumps(e) for e in effective_log(events)]
+
+    def reimport(self, lines: list[str]) -> tuple[dict, list[Event]]:
+        """The header and events of an export (player None); RuleError if it is not one."""
+        try:
+            header, *events = [json.loads(line) for line in lines if line.strip()]
+        except ValueError as err:
+            raise RuleError(f"not an export of this game: {err}") from None
+        return header, events

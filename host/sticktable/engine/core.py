@@ -19,6 +19,7 @@ rest of the log illegal is refused like any other illegal event.
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 from sticktable.engine.contract import (
@@ -133,6 +134,16 @@ class Game:
     def replay(self) -> State:
         """Rebuild the state from the header and the log alone."""
         return self.fold(self.events)
+
+    def dump(self) -> list[str]:
+        """The whole game as JSON lines (the header, then the raw log): what the journal holds."""
+        return [json.dumps(self.header)] + [json.dumps(e) for e in self.events]
+
+    @classmethod
+    def load(cls, lines: list[str]) -> Game:
+        """The game `dump` wrote."""
+        header, *events = [json.loads(line) for line in lines]
+        return cls(header, events)
 
     def undo(self, count: int = 1) -> Game:
         """The same game with the last `count` events taken back (a prefix replayed)."""

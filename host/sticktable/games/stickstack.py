@@ -390,6 +390,11 @@ class StickStack(RuleSet):
 
         return to_lines(header, events)
 
+    def reimport(self, lines: list[str]) -> tuple[dict, list[Event]]:
+        from sticktable.games.stickstack_transcript import parse  # it imports this module
+
+        return parse(lines)
+
     def legal_actions(self, state: dict, player: str | None = None) -> list[Event]:
         """Every event legal now; for a player only what they do (take, place, unplaceable)."""
         if state["over"]:

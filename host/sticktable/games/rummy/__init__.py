@@ -35,6 +35,7 @@ class SticksRules(RuleSet):
     title = "Sticks"
     phases = ("seating", "sticks", "deal", "draw", "play", "restock", "over")
     handlers = game.HANDLERS
+    export_is_complete = False  # exports hide the shuffles and the other players' hands
     variants = (
         {"preset": "classic"},
         {"preset": "tries"},
