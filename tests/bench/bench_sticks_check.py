@@ -12,9 +12,9 @@ import subprocess
 import sys
 import time
 
-from sticktable.games.rummy.cards import full_deck, is_wild
-from sticktable.games.rummy.check import check_request
-from sticktable.games.rummy.sticks import stick_list
+from sticktable.games.sticks.cards import full_deck, is_wild
+from sticktable.games.sticks.check import check_request
+from sticktable.games.sticks.stick_lists import stick_list
 
 TRIALS = 150
 

@@ -7,9 +7,9 @@ import json
 import sys
 
 from sticktable.errors import InputRefused, UserError
-from sticktable.games.rummy.check import RequestError, check_request
-from sticktable.games.rummy.settings import PRESETS
-from sticktable.games.rummy.sticks import stick_list
+from sticktable.games.sticks.check import RequestError, check_request
+from sticktable.games.sticks.settings import PRESETS
+from sticktable.games.sticks.stick_lists import stick_list
 from sticktable.texttable import table
 
 KINDS = {"laydown": "lay-down", "no_discard": "no discard", "free": "free"}

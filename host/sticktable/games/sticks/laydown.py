@@ -28,7 +28,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .sticks import CLOSED_KINDS, Part, Stick
+from .stick_lists import CLOSED_KINDS, Part, Stick
 
 WILD_SLOT = ("*", None, None)
 SET_RANKS = tuple(r for r in RANKS if r != "2")  # a set of 2s would be a set of wilds

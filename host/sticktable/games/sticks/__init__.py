@@ -18,7 +18,7 @@ Events (lists may also be typed "3C,4C,5C" at the keyboard):
   {"type": "discard", "player": P, "card": c}       digital mode; ends the turn
   {"type": "done", "player": P} / {"type": "out", "player": P}        referee mode only
 
-Modules: cards (codes), sticks (the reviewed stick lists *.json), laydown (the checker),
+Modules: cards (codes), stick_lists (the reviewed stick lists *.json), laydown (the checker),
 table (melds and lay-offs), settings (presets), state/deals/turns/game (the fold), views
 (what each party sees and may do, chance, exports), check (one checker request).
 """

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sticktable.engine import Game, RuleError
-from sticktable.games.rummy import views
+from sticktable.games.sticks import views
 
 from .bots import next_event
 

@@ -12,7 +12,7 @@ from .cards import is_wild, rank_of
 from .deals import end_deal, end_turn
 from .laydown import lay_down
 from .state import SEVEN, card_of, cards_of, digital, need_natural, require_turn, take
-from .sticks import get_stick
+from .stick_lists import get_stick
 from .table import MeldError, extend, extends_any, standard_meld
 
 # ---- a turn ---------------------------------------------------------------------------

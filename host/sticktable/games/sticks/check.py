@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import CardError, parse_card
 from .laydown import check_stick
 from .settings import PRESETS
-from .sticks import get_stick
+from .stick_lists import get_stick
 
 
 class RequestError(ValueError):

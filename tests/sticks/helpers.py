@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from sticktable.engine import Game
-from sticktable.games.rummy.cards import RANKS, SUITS
+from sticktable.games.sticks.cards import RANKS, SUITS
 
 PLAYERS = ("Ann", "Bo", "Cy")
 

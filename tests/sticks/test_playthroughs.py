@@ -9,8 +9,8 @@ import random
 import pytest
 
 from sticktable.engine import Game
-from sticktable.games.rummy import views
-from sticktable.games.rummy.sticks import get_stick
+from sticktable.games.sticks import views
+from sticktable.games.sticks.stick_lists import get_stick
 
 from .bots import next_event
 

@@ -8,7 +8,7 @@ from sticktable.engine import RuleError
 
 from .cards import CardError, full_deck, parse_card
 from .settings import SettingsError, resolve
-from .sticks import bag_contents
+from .stick_lists import bag_contents
 
 SEVEN = 7
 

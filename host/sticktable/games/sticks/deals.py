@@ -12,7 +12,7 @@ from sticktable.engine import RuleError
 
 from .cards import HIGH_ORDER, is_wild, rank_of
 from .state import SEVEN, card_of, clockwise_from_dealer, digital, listed, turn_player
-from .sticks import get_stick
+from .stick_lists import get_stick
 
 # ---- seating --------------------------------------------------------------------------
 

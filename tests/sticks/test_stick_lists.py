@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from sticktable.games.rummy.laydown import check_stick
-from sticktable.games.rummy.settings import PRESETS
-from sticktable.games.rummy.sticks import bag_contents, stick_list
+from sticktable.games.sticks.laydown import check_stick
+from sticktable.games.sticks.settings import PRESETS
+from sticktable.games.sticks.stick_lists import bag_contents, stick_list
 
 # The repository root: the test reads nothing outside it.
 REPO = next(p for p in Path(__file__).resolve().parents if (p / "host" / "docs").is_dir())

@@ -18,7 +18,7 @@ from sticktable.engine import Display, Standings, effective_log, get_rules, requ
 from . import game
 from .cards import RANKS, SUITS, full_deck, is_wild, rank_of
 from .laydown import solve
-from .sticks import Part, bag_contents, get_stick
+from .stick_lists import Part, bag_contents, get_stick
 from .table import MeldError, extend
 
 HINT_BUDGET = 20_000  # search nodes for a suggested lay-down: a hint, never a verdict

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sticktable.games.rummy.laydown import check_stick, solve
-from sticktable.games.rummy.sticks import Part, get_stick
+from sticktable.games.sticks.laydown import check_stick, solve
+from sticktable.games.sticks.stick_lists import Part, get_stick
 
 from .brute import brute_ok
 

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from sticktable.engine import Game, RuleError
-from sticktable.games.rummy import deals
-from sticktable.games.rummy import game as rules_game
-from sticktable.games.rummy.sticks import get_stick
+from sticktable.games.sticks import deals
+from sticktable.games.sticks import game as rules_game
+from sticktable.games.sticks.stick_lists import get_stick
 
 from .helpers import act, give_sticks, new_game, rig_deal
 
@@ -142,7 +142,7 @@ def test_r3_closed_and_wild_only_melds():
 
 def test_r3_stick_text_wins_five_fives_and_a_set_of_another_rank():
     stick = get_stick("classic", 44)
-    from sticktable.games.rummy.laydown import check_stick
+    from sticktable.games.sticks.laydown import check_stick
 
     assert check_stick(stick, "5D 5S 5C 5H JK 8S 8H 8D".split(), False)["ok"]
     assert not check_stick(stick, "5D 5S 5C 5H JK 5S 5H 5D".split(), False)["ok"]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from sticktable.games.rummy.laydown import solve
-from sticktable.games.rummy.sticks import Part
-from sticktable.games.rummy.table import MeldError, extend, extends_any, standard_meld
+from sticktable.games.sticks.laydown import solve
+from sticktable.games.sticks.stick_lists import Part
+from sticktable.games.sticks.table import MeldError, extend, extends_any, standard_meld
 
 
 def meld(kind, cards, size=None):

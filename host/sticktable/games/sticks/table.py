@@ -11,7 +11,7 @@ import itertools
 
 from .cards import colour_of, is_wild, positions, rank_at, rank_of, suit_of
 from .laydown import Meld, solve, stands_for
-from .sticks import Part
+from .stick_lists import Part
 
 
 class MeldError(ValueError):

@@ -3,7 +3,7 @@ the seed texts is one key here, and a game header may override any of them (hous
 
 from __future__ import annotations
 
-from .sticks import stick_list
+from .stick_lists import stick_list
 
 PRESETS: dict[str, dict] = {
     "classic": {
