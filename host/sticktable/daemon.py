@@ -1,10 +1,11 @@
-"""The table daemon: board facts in, rule decisions out, everything journaled, rings kept right.
+"""The rule session: board facts in, rule decisions out, everything journaled, rings kept right.
 
-One `TableSession` runs one game. It owns no rules: every board fact (a decoded board message)
-goes through the rule set's `interpret`, each resulting event is applied to the game and written
-to the journal before anything else happens, and the rule set's `display` is sent back to the
-board whenever it changes. Keyboard lines are the same kind of input, typed by a player or the
-referee (see `KEY_HELP`).
+One `TableSession` runs one game (the table service, table.py, runs the loop around it). It
+owns no rules: every board fact (a decoded board message) goes through the rule set's
+`interpret`, each resulting event is applied to the game and written to the journal before
+anything else happens, and the rule set's `display` is sent back to the board whenever it
+changes. Keyboard lines are the same kind of input, typed by a player or the referee (see
+`KEY_HELP`).
 """
 
 from __future__ import annotations

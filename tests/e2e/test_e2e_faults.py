@@ -1,20 +1,20 @@
 """A sensor failing mid-game: the board reports it, the rings show it, the daemon pauses.
 
 The firmware runs under MicroPython on the simulated table (a pty, pyserial); the daemon is the
-real one in process: `TableSession` + `BoardLink` pumped by `sticktable run`'s own loop. A load
+real one in process: the table service (`sticktable run`'s) over a `BoardLink`. A load
 cell stops answering for two seconds, later the accelerometer's reads fail for a moment; seat
 buttons pressed meanwhile must be journaled as held, not applied, and play must go on when the
 sensors answer again.
 """
 
-from sticktable.commands.run import play
-from sticktable.daemon import TableSession
 from sticktable.engine import Game
 from sticktable.journal import Journal
 from sticktable.link import BoardLink
-from sticktable.rings_view import RingPrinter
+from sticktable.sim.registry import Simulation
 from sticktable.sim.runner import SimTable, sensor_fault
 from sticktable.sim.tower import Sample
+from sticktable.table import Table
+from sticktable.terminal import TerminalOutput
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 HEADER = {"game": "stick-stack", "players": PLAYERS}
@@ -65,14 +65,17 @@ def test_a_failing_sensor_pauses_the_game_until_it_answers(tmp_path):
         try:
             game_id = journal.new_game(HEADER, "sim")
 
-            def send(kind, **fields):
+            send = link.send
+
+            def show(kind, **fields):
                 if kind == "show":
                     shown.append(fields)
-                return link.send(kind, **fields)
+                return send(kind, **fields)
 
-            session = TableSession(journal, game_id, Game(HEADER), send=send, say=said.append)
-            session.on_board(link.hello)
-            play(session, link, table, None, RingPrinter(PLAYERS, said.append))
+            link.send = show
+            service = Table(journal, game_id, Game(HEADER), link, Simulation(table))
+            service.subscribe(TerminalOutput(PLAYERS, say=said.append))
+            service.run()
         finally:
             link.close()
         facts = journal.facts(game_id)

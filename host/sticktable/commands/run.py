@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import itertools
-import queue
 import sys
-import threading
-import time
 
-from sticktable.commands.replay import load_game
-from sticktable.daemon import KEY_HELP, TableSession
-from sticktable.engine import Game, RuleError
+from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
-from sticktable.rings_view import RingPrinter
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
-
-POLL_S = 0.02
-# After the simulated table has played its last sample, wait this long for the last frames.
-SIM_DRAIN_S = 3.0
+from sticktable.sim.registry import simulate
+from sticktable.table import Line, Shown, Table, game_to_play, open_link
+from sticktable.terminal import TerminalOutput, read_keyboard
 
 
 def register(subparsers) -> None:
@@ -96,178 +88,49 @@ def header_from_args(args) -> dict:
     return header
 
 
-def open_game(journal: Journal, args) -> tuple[int | None, Game]:
-    """The game to play: an unfinished one from the journal (with its id), or a new one from
-    the options (id None: it is journaled only once the board has answered)."""
-    if args.resume:
-        row = journal.last_unfinished() if args.resume == "last" else journal.game(args.resume)
-        if row is None:
-            raise UserError("no unfinished game to resume (see `sticktable games`)")
-        if row.finished is not None:
-            raise UserError(f"game {row.id} is already finished")
-        return row.id, load_game(journal, row.id)
-    try:
-        return None, Game(header_from_args(args))
-    except RuleError as err:
-        raise UserError(str(err)) from None
-
-
 def run(args) -> int:
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as it goes) or more")
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
-    say = (lambda text: None) if args.quiet else print
     with Journal(args.journal) as journal:
-        game_id, game = open_game(journal, args)
+        header = None if args.resume else header_from_args(args)
+        game_id, game = game_to_play(journal, args.resume, header)
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
-            sim = stack.enter_context(start_sim(game, args)) if args.sim else None
-            resume = journal.board_position(game_id) if game_id is not None else None
-            link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
-            if game_id is None:
-                game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
-            players = ", ".join(game.header["players"])
-            say(
-                f"game {game_id}: {game.header['game']}, players {players} (journal {journal.path})"
+            sim = (
+                stack.enter_context(simulate(game.header, args.seed, args.speed))
+                if args.sim
+                else None
             )
-            rings = RingPrinter(game.header["players"], say)
-            send = scoreboard.tap(link.send) if scoreboard else link.send
-            session = TableSession(journal, game_id, game, send=send, say=say)
-            session.on_board(link.hello)
-            session.begin()
-            # Typed input from a terminal, or from a pipe when no script plays the game.
-            scripted = sim is not None and sim.script is not None
-            keys = KeyboardReader() if sys.stdin.isatty() or not scripted else None
-            play(session, link, sim, keys, rings)
-        print_standings(game_id, game)
-        if scripted:
-            return check_against_script(game, sim)
-    return 0 if game.finished else 1
+            resume = journal.board_position(game_id) if game_id is not None else None
+            port = sim.port if sim else args.port
+            link = stack.enter_context(open_link(port, args.hello_timeout, resume))
+            if game_id is None:  # journaled only once the board has answered
+                game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
+            table = Table(journal, game_id, game, link, sim)
+            table.subscribe(TerminalOutput(game.header["players"], quiet=args.quiet))
+            if scoreboard is not None:
+                table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
+            players = ", ".join(game.header["players"])
+            where = f"journal {journal.path}"
+            table.publish(
+                Line(f"game {game_id}: {game.header['game']}, players {players} ({where})")
+            )
+            if sys.stdin.isatty() or sim is None or sim.ends_with_input:
+                read_keyboard(table)
+            table.run()
+    verdict = sim.verdict(game) if sim is not None else None
+    if verdict is None:
+        return 0 if game.finished else 1
+    ok, text = verdict
+    print(text)
+    return 0 if ok else 1
 
 
-def play(session: TableSession, link, sim, keys, rings) -> None:
-    """Pump board messages and keyboard lines into the session until the game is over."""
-    drained_at = None
-    rounds_told = len(session.game.standings().rounds)
-    while not session.game.finished:
-        for message in link.poll(POLL_S):
-            session.on_board(message)
-            rounds_told = tell_rounds(session, rounds_told)
-        link.commit()  # journaled (each fact is its own transaction): the board may forget them
-        if keys is not None:
-            for line in keys.lines():
-                session.on_key(line)
-                rounds_told = tell_rounds(session, rounds_told)
-            if keys.ended and sim is not None and sim.script is None:
-                break  # a typed game on the idle simulated table: its script is over
-        if sim is not None:
-            sim.check()  # the firmware died: say why at once
-            rings.update(sim.leds)
-            if sim.samples_done.is_set():
-                drained_at = drained_at or time.monotonic()
-                if time.monotonic() - drained_at > SIM_DRAIN_S:
-                    break
-    for message in link.poll(POLL_S):
-        session.on_board(message)
-    link.commit()
-    tell_rounds(session, rounds_told)
-    if sim is not None:
-        time.sleep(0.2)  # the game-over frame
-        rings.update(sim.leds, force=True)
-
-
-def tell_rounds(session: TableSession, told: int) -> int:
-    """Announce each round that ended since `told` rounds; returns how many are told now."""
-    standings = session.game.standings()
-    for result in standings.rounds[told:]:
-        parts = [f"round {result.number} over" + (f" ({result.how})" if result.how else "")]
-        if result.scores:
-            parts.append(", ".join(f"{n} {v}" for n, v in result.scores.items()))
-        totals = ", ".join(f"{n} {v}" for n, v in standings.totals.items())
-        session.say(f"  == {': '.join(parts)}; totals: {totals}")
-    return len(standings.rounds)
-
-
-def print_standings(game_id: int, game: Game) -> None:
-    standings = game.standings()
-    print(f"\ngame {game_id} {'over' if game.finished else 'not finished'}")
-    for name in standings.ranking():
-        mark = "  winner" if name in standings.winners else ""
-        print(f"  {name:12} {standings.totals[name]:>4}{mark}")
-
-
-def check_against_script(game: Game, sim) -> int:
-    """In simulation the script knows the truth: say whether the table scored it right."""
-    expected = sim.script.expected_standings()
-    got = game.standings()
-    same = (got.totals, got.winners) == (expected.totals, expected.winners)
-    print(
-        "table scored the game "
-        + ("exactly as scripted" if same else f"DIFFERENTLY from the script: {expected.totals}")
-    )
-    return 0 if same and game.finished else 1
-
-
-@contextlib.contextmanager
-def start_sim(game: Game, args):
-    """The simulated table: a scripted Stick Stack game on the virtual tower, or (for games
-    played with typed input) the tower standing idle in real time."""
-    from sticktable.sim.game import SimGame
-    from sticktable.sim.runner import SimTable
-    from sticktable.sim.tower import VirtualTower
-
-    if game.header["game"] == "stick-stack":
-        script = SimGame(
-            game.header["players"],
-            seed=args.seed,
-            **{k: v for k, v in game.header.items() if k not in ("game", "players")},
-        )
-        samples, meta, speed = script.samples(), script.meta, args.speed
-    else:
-        script, tower = None, VirtualTower.create(args.seed, clean=True)
-        samples = itertools.chain.from_iterable(tower.run(1000.0) for _ in itertools.count())
-        meta, speed = tower.board.meta(), args.speed or 1.0
-    with SimTable(samples, meta, speed=speed) as table:
-        table.script = script
-        yield table
-
-
-@contextlib.contextmanager
-def connect(port: str | None, args, resume: tuple[str, int] | None = None):
-    """The link to the board (found on USB when `port` is None), past its hello."""
-    from sticktable.link import BoardLink
-
-    link = BoardLink.open(port, hello_timeout=args.hello_timeout, resume=resume)
-    try:
-        yield link
-    finally:
-        link.close()
-
-
-class KeyboardReader:
-    """Lines typed at the terminal, read in a thread so the board is never kept waiting."""
-
-    def __init__(self):
-        self._lines: queue.Queue[str] = queue.Queue()
-        self._ended = threading.Event()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in sys.stdin:
-            self._lines.put(line)
-        self._ended.set()
-
-    @property
-    def ended(self) -> bool:
-        """stdin is closed and every line was handed out."""
-        return self._ended.is_set() and self._lines.empty()
-
-    def lines(self) -> list[str]:
-        out = []
-        while not self._lines.empty():
-            out.append(self._lines.get_nowait())
-        return out
+def _to_scoreboard(scoreboard, update) -> None:
+    if isinstance(update, Shown):
+        scoreboard.show(**update.fields)

@@ -42,6 +42,34 @@ def require(condition: bool, broken: str) -> None:
         raise InvariantError(broken)
 
 
+# --- the log ------------------------------------------------------------------------------
+
+
+def effective_log(events: list[Event]) -> list[Event]:
+    """The log with every referee correction applied in place of the event it targets."""
+    slots: list[list[Event]] = []
+    for index, event in enumerate(events):
+        if event.get("type") != "correct":
+            slots.append([event])
+            continue
+        target = event.get("target")
+        if not isinstance(target, int) or not 0 <= target < index:
+            raise RuleError(f"correction targets no earlier event: {target!r}")
+        if events[target].get("type") == "correct":
+            raise RuleError("a correction cannot target another correction")
+        replacement = event.get("events", [])
+        if not isinstance(replacement, list) or not all(map(is_event, replacement)):
+            raise RuleError("a correction's events must be a list of events (each with a type)")
+        # Every raw entry owns one slot, so the target's slot index is its log index.
+        slots[target] = list(replacement)
+        slots.append([])
+    return [e for slot in slots for e in slot]
+
+
+def is_event(event: object) -> bool:
+    return isinstance(event, dict) and isinstance(event.get("type"), str)
+
+
 # --- what a game tells the table ------------------------------------------------------------
 
 
@@ -229,8 +257,6 @@ class RuleSet:
 
     def export(self, header: dict, events: list[Event], player: str | None = None) -> list[str]:
         """The game as text lines for `player`'s eyes: the header and the effective log."""
-        from sticktable.engine.core import effective_log
-
         return [json.dumps(header)] + [json.dumps(e) for e in effective_log(events)]
 
     def reimport(self, lines: list[str]) -> tuple[dict, list[Event]]:

@@ -31,6 +31,8 @@ from sticktable.engine.contract import (
     Standings,
     State,
     Turn,
+    effective_log,
+    is_event,
 )
 
 _REGISTRY: dict[str, RuleSet] = {}
@@ -58,31 +60,6 @@ def get_rules(name: str) -> RuleSet:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise RuleError(f"unknown game {name!r} (known: {known})") from None
-
-
-def effective_log(events: list[Event]) -> list[Event]:
-    """The log with every referee correction applied in place of the event it targets."""
-    slots: list[list[Event]] = []
-    for index, event in enumerate(events):
-        if event.get("type") != "correct":
-            slots.append([event])
-            continue
-        target = event.get("target")
-        if not isinstance(target, int) or not 0 <= target < index:
-            raise RuleError(f"correction targets no earlier event: {target!r}")
-        if events[target].get("type") == "correct":
-            raise RuleError("a correction cannot target another correction")
-        replacement = event.get("events", [])
-        if not isinstance(replacement, list) or not all(map(_is_event, replacement)):
-            raise RuleError("a correction's events must be a list of events (each with a type)")
-        # Every raw entry owns one slot, so the target's slot index is its log index.
-        slots[target] = list(replacement)
-        slots.append([])
-    return [e for slot in slots for e in slot]
-
-
-def _is_event(event: object) -> bool:
-    return isinstance(event, dict) and isinstance(event.get("type"), str)
 
 
 class Game:
@@ -114,7 +91,7 @@ class Game:
 
     def apply(self, event: Event) -> State:
         """Append `event` if it is legal now; the log is unchanged when it is not."""
-        if not _is_event(event):
+        if not is_event(event):
             raise RuleError(f"an event needs a type: {event!r}")
         if event["type"] == "correct":
             new_state = self.fold(self.events + [event])
