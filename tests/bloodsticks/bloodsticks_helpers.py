@@ -110,7 +110,7 @@ def choose(rng: random.Random, game: Game) -> dict:
     main = [a for a in actions if a["type"] not in SIDE_ACTIONS]
     if side and rng.random() < 0.15:
         return vary(rng, game, rng.choice(side))
-    weights = {"fall_out": 0.15, "override": 0.25, "redo": 0.1}
+    weights = {"fall_out": 0.3, "override": 0.25, "redo": 0.1}
     picks = [rng.random() < weights.get(a["type"], 1.0) for a in main]
     pool = [a for a, ok in zip(main, picks, strict=True) if ok] or main
     if any(a["type"] in ("match", "fall_out") for a in pool):

@@ -255,6 +255,12 @@ class RuleSet:
         """What `sticktable replay` prints (JSON)."""
         return self.standings(state).to_json()
 
+    def summary_of_log(self, header: dict, events: list[Event], state: State) -> dict:
+        """What `sticktable replay` prints for the game whose log and state these are: the
+        state's summary, unless the rule set needs the log itself (a Bloodsticks record's
+        result names side bets by their line in the record)."""
+        return self.summary(state)
+
     def export(self, header: dict, events: list[Event], player: str | None = None) -> list[str]:
         """The game as text lines for `player`'s eyes: the header and the effective log."""
         return [json.dumps(header)] + [json.dumps(e) for e in effective_log(events)]

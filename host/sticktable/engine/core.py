@@ -136,10 +136,8 @@ class Game:
         return event
 
     def summary(self) -> dict:
-        """What a replay reports (JSON). A rule set whose summary needs the log itself (a
-        Bloodsticks record's result names side bets by their line) offers `summary_of_log`."""
-        of_log = getattr(self.rules, "summary_of_log", None)
-        return of_log(self.header, self.events) if of_log else self.rules.summary(self.state)
+        """What a replay reports (JSON)."""
+        return self.rules.summary_of_log(self.header, self.events, self.state)
 
     def export(self, player: str | None = None) -> list[str]:
         """The game as text lines for `player` (None: everything public)."""

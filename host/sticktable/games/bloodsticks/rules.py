@@ -183,7 +183,7 @@ class Bloodsticks(RuleSet):
 
     # chance: none (drops are physical: the counter enters what they show)
 
-    def summary_of_log(self, header: dict, events: list[Event]) -> dict:
+    def summary_of_log(self, header: dict, events: list[Event], state: dict) -> dict:
         """`replay` prints what `score-game` prints for the game's record (the same object,
         side bets named by their line in the record: hence the log, not the state)."""
         from .record import summary  # record drives this rule set: imported when needed
@@ -196,6 +196,12 @@ class Bloodsticks(RuleSet):
         from .record import write_record
 
         return write_record(header, events)[0]
+
+    def reimport(self, lines: list[str]) -> tuple[dict, list[Event]]:
+        from .record import read_record
+
+        game, _ = read_record(lines)
+        return game.header, game.events
 
     def interpret(self, state: dict, fact: dict) -> list[Event]:
         """A seat button while a bet waits on that seat: short press matches, long falls out."""
