@@ -5,7 +5,7 @@ owns no rules: every board fact (a decoded board message) goes through the rule 
 `interpret`, each resulting event is applied to the game and written to the journal before
 anything else happens, and the rule set's `display` is sent back to the board whenever it
 changes. Keyboard lines are the same kind of input, typed by a player or the referee (see
-`KEY_HELP`).
+`KEY_HELP` and the game's own `keys_help`).
 """
 
 from __future__ import annotations
@@ -14,24 +14,23 @@ import json
 import random
 from collections.abc import Callable
 
-from sticktable.engine import ArmBoard, Display, Effect, Game, RuleError
+from sticktable.engine import ArmBoard, Display, Effect, Game, RuleError, Standings
 from sticktable.journal import Journal
+from sticktable.texttable import table
 
 # Board messages that are link housekeeping, not facts about the table.
 LINK_KINDS = {"hb", "ack", "raw"}
 
 KEY_HELP = """\
-keys (one command per line):
+table commands (every game):
   button SEAT [long]        as if SEAT's button was pressed (long: held)
-  TYPE [key=value ...]      a rule event, e.g. `take player=Ann from=bag`, `fell count=2`,
-                            `placed`, `unplaceable`, `topple`, `touch`
   {"type": ...}             a rule event as JSON
   undo                      the referee takes back the last event (logged as a correction)
-  fix N EVENT...            the referee replaces event N (JSON list or one JSON event)
-  ok                        the referee confirms the tower after a pause (lost events,
+  fix N EVENT...            the referee replaces event #N (JSON list or one JSON event)
+  ok                        the referee confirms the table after a pause (lost events,
                             a sensor fault): play goes on
-  show                      the standings so far
-  help                      this text"""
+  show [--json]             where the game is and the standings so far
+  help                      the game's commands and these"""
 
 
 class TableSession:
@@ -55,6 +54,7 @@ class TableSession:
         self.boot: str | None = None
         self.last_display: Display | None = None
         self.effects: list[Effect] = []  # what the table must do once the display is sent
+        self.told: list[str] = []  # the events of the input being handled, as the screen tells
         # Why play is paused (a sensor fault, events lost in a reboot): board facts are
         # journaled but not applied until the fault clears or the referee types `ok`.
         self.holds: dict[str, str] = {}
@@ -130,8 +130,7 @@ class TableSession:
             return []
         try:
             if words[0] == "help":
-                self.say(KEY_HELP)
-                self.say(self.game.rules.keys_help)
+                self.say("\n".join(filter(None, [self.game.rules.keys_help, KEY_HELP])))
                 return []
             if words[0] == "ok":
                 self.say(f"          referee: play goes on ({'; '.join(self.holds) or 'no pause'})")
@@ -139,7 +138,11 @@ class TableSession:
                 self.sync_display()
                 return []
             if words[0] == "show":
-                self.say(json.dumps(self.game.summary()))
+                if words[1:] == ["--json"]:
+                    self.say(json.dumps(self.game.summary(), ensure_ascii=False))
+                else:
+                    self.say(self.game.rules.status(self.game.state))
+                    self.say("\n".join(standings_table(self.game.standings())))
                 return []
             if words[0] == "button":
                 seat = int(words[1]) if len(words) > 1 and words[1].isdigit() else None
@@ -150,7 +153,7 @@ class TableSession:
                     {**e, "src": "key"} for e in self.game.rules.interpret(self.game.state, fact)
                 ]
             elif words[0] == "undo":
-                events = [self._correction(self._last_uncorrected(), [], "undo")]
+                events = [self._undo()]
             elif words[0] == "fix":
                 if len(words) < 3 or not words[1].isdigit():
                     raise RuleError("usage: fix N EVENT (JSON event or list of events)")
@@ -159,37 +162,49 @@ class TableSession:
                     replacement = [replacement]
                 events = [self._correction(int(words[1]), replacement, "fix")]
             elif line.lstrip().startswith("{"):
-                events = [{**json.loads(line), "src": "key"}]
+                events = [typed(json.loads(line), "key")]
             else:
-                events = [{**self.game.rules.parse_key(line), "src": "key"}]
+                events = [typed(self.game.rules.parse_key(line), "key")]
         except (RuleError, ValueError) as err:
             self.say(f"  key: {line.strip()}: {err}")
             return []
         with self.journal.transaction():
             applied, decision = self._apply_all(events)
         self.say(f"          key {line.strip():28} -> {decision}")
+        self.say(f"          -- {self.game.rules.status(self.game.state)}")
         self.sync_display()
         return applied
 
-    def _correction(self, target: int, events: list[dict], why: str) -> dict:
+    def _correction(self, target: int, events: list, why: str) -> dict:
         if not 0 <= target < len(self.game.events):
             raise RuleError(f"there is no event {target} (the log has {len(self.game.events)})")
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise RuleError("fix N takes a JSON event or a list of them")
+        events = [typed(e, "referee") for e in events]
         return {"type": "correct", "target": target, "events": events, "why": why, "src": "referee"}
 
-    def _last_uncorrected(self) -> int:
-        """The event `undo` takes back: the last one no correction has replaced yet."""
-        events = self.game.events
-        corrected = {e.get("target") for e in events if e.get("type") == "correct"}
-        for target in range(len(events) - 1, -1, -1):
-            if events[target].get("type") != "correct" and target not in corrected:
-                return target
+    def _undo(self) -> dict:
+        """The correction that takes back the last event of the effective log: the raw event
+        that stands last, or the last event a `fix` put in its place."""
+        slots: dict[int, list[dict]] = {}  # raw event -> what stands in its place now
+        for index, event in enumerate(self.game.events):
+            if event.get("type") == "correct":
+                slots[event["target"]] = event.get("events", [])
+            else:
+                slots[index] = [event]
+        for target in sorted(slots, reverse=True):
+            if slots[target]:
+                return self._correction(target, slots[target][:-1], "undo")
         raise RuleError("nothing to undo")
 
     def begin(self) -> None:
         """Draw what the game waits on by chance (a deal), then show the rings the game."""
+        self.told = []
         with self.journal.transaction():
-            for event in self._draw_chance():
-                self.say(f"          {describe_event(event)}")
+            self._draw_chance()
+        for line in self.told:
+            self.say(f"          {line}")
+        self.say(f"          -- {self.game.rules.status(self.game.state)}")
         self.sync_display()
 
     def _draw_chance(self) -> list[dict]:
@@ -201,26 +216,37 @@ class TableSession:
             if event is None:
                 return drawn
             event = {**event, "src": "chance"}
-            self.effects += self.game.step(event)
-            self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
+            self._step(event)
             drawn.append(event)
         return drawn
 
+    def _step(self, event: dict) -> str:
+        """Apply and journal one event (RuleError if illegal); how the screen tells it."""
+        before = self.game.rules.display(self.game.state)
+        self.effects += self.game.step(event)
+        number = len(self.game.events) - 1
+        self.journal.append_event(self.game_id, number, event)
+        self.told.append(f"#{number} {describe_event(event)}{costs(before, self._display())}")
+        return self.told[-1]
+
+    def _display(self):
+        return self.game.rules.display(self.game.state)
+
     def _apply_all(self, events: list[dict]) -> tuple[list[dict], str]:
         """Apply events in order, journaling each; stop at the first the rules refuse."""
-        applied = []
+        applied: list[dict] = []
+        self.told = []
         for event in events:
             try:
-                self.effects += self.game.step(event)
+                self._step(event)
             except RuleError as err:
-                done = "; ".join(describe_event(e) for e in applied)
+                done = "; ".join(self.told)
                 return applied, (done + "; " if done else "") + f"refused: {err}"
-            self.journal.append_event(self.game_id, len(self.game.events) - 1, event)
             applied.append(event)
             applied += self._draw_chance()
         if self.game.finished:
             self.journal.finish(self.game_id)
-        return applied, "; ".join(describe_event(e) for e in applied) or "no rule event"
+        return applied, "; ".join(self.told) or "no rule event"
 
     # -- output ----------------------------------------------------------------------------
 
@@ -260,3 +286,46 @@ def describe_event(event: dict) -> str:
         return f"{event.get('type')} (by chance)"
     details = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t"))
     return f"{event.get('type')} {details}".rstrip()
+
+
+def typed(event: dict, src: str) -> dict:
+    """A typed event marked as typed (by a player, or the referee's correction): a typed line
+    cannot pass for the board, nor can the events inside a typed correction."""
+    if not isinstance(event, dict):
+        raise RuleError("an event is a JSON object")
+    event = {**event, "src": src}
+    if event.get("type") == "correct" and isinstance(event.get("events"), list):
+        event["events"] = [typed(e, "referee") for e in event["events"]]
+    return event
+
+
+def costs(before: Display, after: Display) -> str:
+    """What an event changed on the rings, by name: ` (Ann +2, Bo mark 1)`."""
+    names = after.names or tuple(str(seat) for seat in range(len(after.scores)))
+    told = []
+    for seat, name in enumerate(names):
+        delta = _at(after.scores, seat) - _at(before.scores, seat)
+        if delta:
+            told.append(f"{name} {delta:+d}")
+        if _at(after.marks, seat) != _at(before.marks, seat):
+            told.append(f"{name} mark {_at(after.marks, seat)}")
+    return f" ({', '.join(told)})" if told else ""
+
+
+def _at(values: tuple[int, ...], seat: int) -> int:
+    return values[seat] if seat < len(values) else 0
+
+
+def standings_table(standings: Standings) -> list[str]:
+    """The standings for people: winners first, aligned whatever the names' script."""
+    remarks = standings.remarks()
+    rows = [
+        [
+            name,
+            standings.totals[name],
+            "winner" if name in standings.winners else "",
+            remarks.get(name, ""),
+        ]
+        for name in standings.ranking()
+    ]
+    return ["  " + line for line in table(["player", "total", "", ""], rows, right=(1,))]

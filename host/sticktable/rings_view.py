@@ -33,24 +33,24 @@ def decode(frame: bytes, rings: int) -> list[str]:
 
 
 class RingPrinter:
-    """Prints the rings whenever the firmware shows something new.
+    """Prints the rings whenever the firmware shows something new, each under the name of who
+    sits at it (the game's seat order, which a seat draw may change).
 
     A blinking display (a topple's flash, a fault) alternates between two frames: each is
     printed once, not at every blink."""
 
-    def __init__(self, players: list[str], say: Callable[[str], None]):
-        self.players = players
+    def __init__(self, say: Callable[[str], None]):
         self.say = say
         self.recent: list[list[str]] = []  # the last two frames printed
 
-    def update(self, frame: bytes | None, force: bool = False) -> None:
+    def update(self, frame: bytes | None, names: tuple[str, ...], force: bool = False) -> None:
         if not frame:
             return
-        rings = decode(frame, len(self.players))
+        rings = decode(frame, len(names))
         if rings in self.recent and not force:
             return
         self.recent = [*self.recent[-1:], rings]
         self.say(
             "          rings "
-            + "  ".join(f"{name}[{ring}]" for name, ring in zip(self.players, rings, strict=True))
+            + "  ".join(f"{name}[{ring}]" for name, ring in zip(names, rings, strict=True))
         )

@@ -49,6 +49,7 @@ class Rings:
     """The LEDs as the board lit them (known on a simulated table)."""
 
     frame: bytes
+    names: tuple[str, ...]  # who sits at each ring, in ring order
     final: bool = False
 
 
@@ -207,7 +208,8 @@ class Table:
         frame = self.sim.tick() if self.sim is not None else None
         if frame and (final or frame != self._frame):
             self._frame = frame
-            self.publish(Rings(frame, final))
+            names = self.game.rules.display(self.game.state).names
+            self.publish(Rings(frame, names or tuple(self.game.header["players"]), final))
 
     def _tell_rounds(self) -> None:
         standings = self.game.standings()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 
+from sticktable.daemon import standings_table
 from sticktable.rings_view import RingPrinter
 from sticktable.table import GameOver, Line, Rings, RoundOver, Table, Update
 
@@ -14,10 +15,10 @@ class TerminalOutput:
     """Prints the event stream, the rings, each round's result and the final standings
     (`quiet`: only the standings)."""
 
-    def __init__(self, players: list[str], quiet: bool = False, say=print):
+    def __init__(self, quiet: bool = False, say=print):
         self.quiet = quiet
         self.say = say
-        self.rings = RingPrinter(players, say)
+        self.rings = RingPrinter(say)
 
     def __call__(self, update: Update) -> None:
         if isinstance(update, GameOver):
@@ -27,7 +28,7 @@ class TerminalOutput:
         elif isinstance(update, Line):
             self.say(update.text)
         elif isinstance(update, Rings):
-            self.rings.update(update.frame, force=update.final)
+            self.rings.update(update.frame, update.names, force=update.final)
         elif isinstance(update, RoundOver):
             result = update.result
             parts = [f"round {result.number} over" + (f" ({result.how})" if result.how else "")]
@@ -37,11 +38,10 @@ class TerminalOutput:
             self.say(f"  == {': '.join(parts)}; totals: {totals}")
 
     def _standings(self, over: GameOver) -> None:
-        standings = over.standings
-        self.say(f"\ngame {over.game_id} {'over' if standings.finished else 'not finished'}")
-        for name in standings.ranking():
-            mark = "  winner" if name in standings.winners else ""
-            self.say(f"  {name:12} {standings.totals[name]:>4}{mark}")
+        finished = over.standings.finished
+        self.say(f"\ngame {over.game_id} {'over' if finished else 'not finished'}")
+        for line in standings_table(over.standings):
+            self.say(line)
 
 
 def read_keyboard(table: Table, stream=None) -> threading.Thread:

@@ -1,4 +1,5 @@
-"""`sticktable bloodsticks score-drop` per host/docs/formats/bloodsticks-drop.md, and `play`."""
+"""`sticktable bloodsticks score-drop` per host/docs/formats/bloodsticks-drop.md, and the typed
+entry."""
 
 import copy
 import json
@@ -176,40 +177,6 @@ def test_real_command_reads_stdin_and_refuses_with_exit_2():
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-
-
-def test_play_from_stdin(monkeypatch, capsys):
-    import io
-
-    lines = [
-        "first Ann",
-        "collect",
-        "bet 2",
-        "match Bo",
-        "fall Cy",
-        "drop low",
-        'layout {"Ann-1": {"posture": "center"}, "Ann-2": {"posture": "flat"},'
-        ' "Bo-1": {"posture": "thin"}, "Bo-2": {"posture": "flat"}}',
-        "override Ann=9 Bo=4 the counter saw Bo-2 propped",
-        "collect",
-        "bet 1",
-        "match Ann",
-        "drop flip",
-        "nonsense",
-        "drop bounce",
-        '{"type": "layout", "sticks": {"Ann-1": {"posture": "flat"}, "Ann-2": {"posture": '
-        '"flat"}, "Bo-1": {"posture": "flat"}, "Bo-2": {"posture": "flat"}}}',
-        "confirm",
-    ]
-    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
-    code = main(["bloodsticks", "play", "--players", "Ann,Bo,Cy", "--house", "first_dropper=host"])
-    out, err = capsys.readouterr()
-    assert code == 1  # two lines were refused
-    assert err.count("sticktable: ") == 2
-    final = json.loads(out.splitlines()[-1])
-    # Round 1 (Ann drops): override 9 / 4. Round 2 (Bo drops): 2 / 2. Ann wins 2+2+1+1 = 6.
-    assert final["totals"] == {"Ann": 11, "Bo": 6, "Cy": 0}
-    assert final["winners"] == ["Ann"] and final["payouts"] == {"Ann": 6}
 
 
 ENTRIES = [

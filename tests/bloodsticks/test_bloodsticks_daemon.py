@@ -39,3 +39,31 @@ def test_a_game_at_the_table_is_journaled_and_replays(tmp_path):
         assert again.state == game.state
     shows = [fields for kind, fields in sent if kind == "show"]
     assert shows[-1]["sc"] == [2, 2, 0] and shows[-1]["turn"] == 1 and shows[-1]["mk"][2]
+
+
+def test_a_whole_game_typed_at_the_table(tmp_path):
+    """What `sticktable bloodsticks play` did, now at the one table: refusals are said, the
+    game goes on; the standings come out right."""
+    lines = [
+        "first Ann", "collect", "bet 2", "match Bo", "fall Cy", "drop low",
+        'layout {"Ann-1": {"posture": "center"}, "Ann-2": {"posture": "flat"},'
+        ' "Bo-1": {"posture": "thin"}, "Bo-2": {"posture": "flat"}}',
+        "override Ann=9 Bo=4 the counter saw Bo-2 propped",
+        "collect", "bet 1", "match Ann", "drop flip", "nonsense", "drop bounce",
+        '{"type": "layout", "sticks": {"Ann-1": {"posture": "flat"}, "Ann-2": {"posture": '
+        '"flat"}, "Bo-1": {"posture": "flat"}, "Bo-2": {"posture": "flat"}}}',
+        "confirm",
+    ]  # fmt: skip
+    said: list[str] = []
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game_id = journal.new_game(HEADER, source="board")
+        session = TableSession(journal, game_id, Game(HEADER), say=said.append)
+        for line in lines:
+            session.on_key(line)
+        assert len(journal.events(game_id)) == len(session.game.events)
+    refused = [line for line in said if "refused" in line or line.startswith("  key:")]
+    assert len(refused) == 2  # `nonsense`, and a second drop before the first was counted
+    standings = session.game.standings()
+    # Round 1 (Ann drops): override 9 / 4. Round 2 (Bo drops): 2 / 2. Ann wins 2+2+1+1 = 6.
+    assert standings.totals == {"Ann": 11, "Bo": 6, "Cy": 0}
+    assert standings.winners == ["Ann"] and standings.payouts == {"Ann": 6}

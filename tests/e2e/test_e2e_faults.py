@@ -74,7 +74,7 @@ def test_a_failing_sensor_pauses_the_game_until_it_answers(tmp_path):
 
             link.send = show
             service = Table(journal, game_id, Game(HEADER), link, Simulation(table))
-            service.subscribe(TerminalOutput(PLAYERS, say=said.append))
+            service.subscribe(TerminalOutput(say=said.append))
             service.run()
         finally:
             link.close()

@@ -210,7 +210,13 @@ def test_ruling_08_totals_add_up_and_the_lowest_total_wins(ss):
     assert standings.totals == {"Ann": 10, "Bo": 0, "Cy": 1}
     assert game.finished and standings.winners == ["Bo"]
     assert RULES.display(game.state) == Display(
-        scores=(10, 0, 1), scale=6, turn=None, mode="over", win=(1,), marks=(0, 0, 0)
+        scores=(10, 0, 1),
+        scale=6,
+        turn=None,
+        mode="over",
+        win=(1,),
+        marks=(0, 0, 0),
+        names=("Ann", "Bo", "Cy"),
     )
     with pytest.raises(RuleError, match="the game is over"):
         game.apply(ss.event("Cy bag"))

@@ -1,24 +1,22 @@
 """`sticktable bloodsticks ...`: score one drop (host/docs/formats/bloodsticks-drop.md), score a
-whole game's record (host/docs/formats/bloodsticks-game.md), or play a game."""
+whole game's record (host/docs/formats/bloodsticks-game.md). A game is played with `sticktable run
+--game bloodsticks` (one way to play: journaled, on the table's rings)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from sticktable.commands.score import _read_lines
-from sticktable.engine import Game, RuleError
 from sticktable.errors import InputRefused, UserError
 from sticktable.games.bloodsticks import DropError, DropRules, score_drop_document
-from sticktable.games.bloodsticks.entry import ENTRY_HELP, parse_entry
 from sticktable.games.bloodsticks.record import read_record, result
-from sticktable.games.bloodsticks.settings import VARIANTS
-from sticktable.keyvalue import parse_pairs
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("bloodsticks", help="Bloodsticks: score a drop, play a game")
+    parser = subparsers.add_parser(
+        "bloodsticks", help="Bloodsticks: score a drop, or a game record"
+    )
     group = parser.add_subparsers(dest="bloodsticks_command", metavar="COMMAND")
     group.required = True
 
@@ -55,28 +53,6 @@ def register(subparsers) -> None:
     game.add_argument("record", metavar="RECORD", help="the game record, - for stdin")
     game.set_defaults(func=run_score_game)
 
-    play = group.add_parser(
-        "play",
-        help="play a game from the keyboard (commands on stdin, not journaled)",
-        description="Play a game: one command per line on stdin; each accepted command prints "
-        "the table's state as one JSON line, refusals go to stderr; at the end of input the "
-        "standings are printed. Exit 1 if any line was refused.",
-        epilog=ENTRY_HELP,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    play.add_argument(
-        "--players", required=True, metavar="A,B,...", help="player names in seat order (clockwise)"
-    )
-    play.add_argument("--variant", choices=VARIANTS, default="standard")
-    play.add_argument(
-        "--house",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a house rule, e.g. cap=10 or henki_scope=round (repeatable)",
-    )
-    play.set_defaults(func=run_play)
-
 
 def run(args) -> int:  # the group itself: argparse requires a subcommand
     return args.func(args)
@@ -110,58 +86,3 @@ def run_score_game(args) -> int:
     game, side_lines = read_record(_read_lines(args.record))
     print(json.dumps(result(game.state, side_lines)))
     return 0
-
-
-def _header(args) -> dict:
-    header: dict = {
-        "game": "bloodsticks",
-        "variant": args.variant,
-        "players": [p.strip() for p in args.players.split(",")],
-    }
-    try:
-        header.update(parse_pairs(args.house))
-    except ValueError as err:
-        raise UserError(f"--house: {err}") from None
-    return header
-
-
-def _status(game: Game) -> dict:
-    view = game.rules.view(game.state)
-    keys = (
-        "phase",
-        "stage",
-        "round",
-        "dropper",
-        "counter",
-        "bet",
-        "to_answer",
-        "attempt",
-        "proposal",
-        "pot",
-    )
-    status = {k: view[k] for k in keys}
-    status["totals"] = view["standings"]["totals"]
-    return status
-
-
-def run_play(args) -> int:
-    try:
-        game = Game(_header(args))
-    except RuleError as err:
-        raise UserError(str(err)) from None
-    refused = 0
-    for line in sys.stdin:
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if line.strip() == "help":
-            print(ENTRY_HELP)
-            continue
-        try:
-            game.apply(parse_entry(line))
-        except RuleError as err:
-            refused += 1
-            print(f"sticktable: {line.strip()}: {err}", file=sys.stderr)
-            continue
-        print(json.dumps(_status(game)))
-    print(json.dumps(game.standings().to_json()))
-    return 1 if refused else 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
@@ -112,7 +111,7 @@ def run(args) -> int:
             if game_id is None:  # journaled only once the board has answered
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
             table = Table(journal, game_id, game, link, sim)
-            table.subscribe(TerminalOutput(game.header["players"], quiet=args.quiet))
+            table.subscribe(TerminalOutput(quiet=args.quiet))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
             players = ", ".join(game.header["players"])
@@ -120,8 +119,8 @@ def run(args) -> int:
             table.publish(
                 Line(f"game {game_id}: {game.header['game']}, players {players} ({where})")
             )
-            if sys.stdin.isatty() or sim is None or sim.ends_with_input:
-                read_keyboard(table)
+            table.publish(Line("type `help` for the commands"))
+            read_keyboard(table)  # typed or piped, on every table
             table.run()
     verdict = sim.verdict(game) if sim is not None else None
     if verdict is None:

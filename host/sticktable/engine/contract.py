@@ -92,6 +92,10 @@ class Standings:
     rounds: list[RoundResult] = field(default_factory=list)
     lowest_wins: bool = False  # how `ranking` orders the players
 
+    def remarks(self) -> dict[str, str]:
+        """A word on a player beside their total (what they were paid, that they fell out)."""
+        return {}
+
     def ranking(self) -> list[str]:
         """The players in the order a result table lists them: winners first, then by total."""
         sign = 1 if self.lowest_wins else -1
@@ -111,6 +115,7 @@ class Display:
     mode: str = "idle"  # idle, play, topple, over (the table adds paused and fault)
     win: tuple[int, ...] = ()
     marks: tuple[int, ...] = ()  # per-seat flags a game defines (fouls, the counter...)
+    names: tuple[str, ...] = ()  # who sits at each ring, in ring order
 
     def with_mode(self, mode: str) -> Display:
         return dataclasses.replace(self, mode=mode)
@@ -240,6 +245,11 @@ class RuleSet:
     def effects(self, before: State, after: State) -> tuple[Effect, ...]:
         """What the table must do after an event took `before` to `after`."""
         return ()
+
+    def status(self, state: State) -> str:
+        """One line for a shared screen: where the game is and who acts."""
+        turn = self.turn(state)
+        return f"phase {turn.phase}" + (f", {turn.player} to act" if turn.player else "")
 
     def parse_key(self, line: str) -> Event:
         """A typed command as an event: `TYPE key=value ...` (numbers become ints)."""

@@ -285,6 +285,12 @@ class StickStack(RuleSet):
     # round_end: nobody can take, the round waits to be closed
     phases = ("take", "place", "round_end", "over")
     handlers = HANDLERS
+    keys_help = """\
+Stick Stack (the sensors and seat buttons enter these by themselves; type them to correct):
+  take player=NAME from=bag|front   a stick is taken (or: button SEAT [long])
+  placed | unplaceable              the stick in hand is placed | cannot be placed
+  fell count=N | topple | touch     sticks fell | the tower fell over | a foul
+  end_round                         close a round that cannot go on"""
     variants = (
         {},
         {"unplaceable": "to_bag", "foul_penalty": 1, "tie": "play_on"},
@@ -442,6 +448,7 @@ class StickStack(RuleSet):
                 mode="over",
                 win=tuple(state["winners"]),
                 marks=(0,) * seats,
+                names=tuple(state["players"]),
             )
         if state["hand"]:
             turn = state["holder"]
@@ -458,6 +465,7 @@ class StickStack(RuleSet):
             turn=turn,
             mode="topple" if just_toppled else "play",
             marks=tuple(state["fouls"]),
+            names=tuple(state["players"]),
         )
 
     # chance: none (which stick comes out of the bag does not matter to the rules)

@@ -50,6 +50,10 @@ class BloodsticksStandings(Standings):
     tiebreaks: list[Mapping[str, int]] = field(default_factory=list)
     side_bets: list[Mapping] = field(default_factory=list)
 
+    def remarks(self) -> dict[str, str]:
+        paid = {p: f"paid {n}" for p, n in self.payouts.items()}
+        return {**paid, **{p: "fell out" for p in self.fell_out}}
+
 
 class Bloodsticks(RuleSet):
     name = NAME
@@ -76,6 +80,24 @@ class Bloodsticks(RuleSet):
 
     def parse_key(self, line: str) -> Event:
         return parse_entry(line)
+
+    def status(self, state: dict) -> str:
+        """The round, the phase, the dropper and the counter, the pot; a proposal to confirm."""
+        parts = [f"round {state['round']}, {state['phase']}"]
+        if state["dropper"]:
+            parts.append(f"dropper {state['dropper']}")
+        if state["counter"]:
+            parts.append(f"counter {state['counter']}")
+        if state["pending"]:
+            parts.append("to answer: " + ", ".join(state["pending"]))
+        parts.append(f"pot {balance(state['ledger'], POT)}")
+        if state["phase"] == "count" and state["pool"]:
+            ids = [sid for sticks in flow.owners_of(state).values() for sid in sticks]
+            parts.append("sticks " + " ".join([*ids, *_extras(state)]))
+        if state["phase"] == "confirm":
+            proposal = ", ".join(f"{p} {n}" for p, n in state["proposal"].items())
+            parts.append(f"proposed: {proposal} (confirm, or override NAME=N...)")
+        return "; ".join(parts)
 
     def initial(self, header: dict) -> dict:
         players, settings = settings_from_header(header)
@@ -179,6 +201,7 @@ class Bloodsticks(RuleSet):
             mode="over" if state["over"] else "idle" if state["phase"] == "setup" else "play",
             win=tuple(players.index(w) for w in state["winners"]),
             marks=tuple(marks),
+            names=tuple(players),
         )
 
     # chance: none (drops are physical: the counter enters what they show)

@@ -35,6 +35,17 @@ class SticksRules(RuleSet):
     title = "Sticks"
     phases = ("seating", "sticks", "deal", "draw", "play", "restock", "over")
     handlers = game.HANDLERS
+    keys_help = """\
+Sticks (NAME is whose turn it is; card lists as 3C,4C,5C):
+  draw player=NAME from=stock|discard       digital: take a card
+  laydown player=NAME cards=...             lay down your stick ("No Discard": melds as JSON)
+  meld player=NAME cards=...                a new set or run, once your stick is down
+  layoff player=NAME meld=I cards=...       add cards to meld I on the table
+  discard player=NAME card=C                digital: the turn ends
+  done player=NAME | out player=NAME        referee: the turn is over | NAME went out
+  seats order=A,B,C dealer=A                referee: the seats as they sit
+  stick player=NAME stick=N | deal          referee: a drawn stick | the cards are dealt
+  {"type": "steal", ...}                    "tries": a wild for its natural (JSON)"""
     export_is_complete = False  # exports hide the shuffles and the other players' hands
     variants = (
         {"preset": "classic"},
@@ -61,6 +72,15 @@ class SticksRules(RuleSet):
 
     def finished(self, state) -> bool:
         return state["phase"] == "over"
+
+    def status(self, state) -> str:
+        """The deal, the phase, whose turn and what kinds of move they have (never a card)."""
+        turn = self.turn(state)
+        line = f"deal {state['deal_no']}, {turn.phase}"
+        if turn.player:
+            kinds = sorted({a["type"] for a in views.legal_actions(state, turn.player)})
+            line += f": {turn.player}'s turn" + (f" ({', '.join(kinds)})" if kinds else "")
+        return line
 
     def turn(self, state) -> Turn:
         phase = state["phase"]

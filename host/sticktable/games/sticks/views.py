@@ -216,6 +216,7 @@ def display(state) -> Display:
         mode=mode,
         win=tuple(order.index(p) for p in state["winners"]),
         marks=tuple(int(state["down"][p]) for p in order),
+        names=tuple(order),
     )
 
 
