@@ -64,7 +64,7 @@ flash: $(STAMP)
 
 # KiCad netlist in hardware/out/, the builder documents in hardware/ (BOM, wiring, power).
 hardware: $(STAMP)
-	$(BIN)/python -m hardware.build
+	$(BIN)/python -m hardware.build --profile $(PROFILE)
 
 clean:
 	rm -rf $(VENV) build

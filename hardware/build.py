@@ -1,13 +1,16 @@
 """`make hardware`: check the circuit and write everything a builder needs.
 
-    python -m hardware.build
+    python -m hardware.build [--profile pico]
 
 Runs the electrical rules check (fails unless it is clean), writes the KiCad netlist to
 hardware/out/table.net (skidl's scratch files stay in hardware/out/ too), regenerates the
 firmware pin modules from pinmap.json, and writes the generated documents that live in the
-repository beside the hand-written ones: bom.csv, wiring.svg, power-budget.md.
+repository beside the hand-written ones: bom.csv, wiring.svg, power-budget.md. The circuit is
+drawn for the Pico; for another profile (esp32) the pin map is checked and its pin module
+written, and the command says where that board's wiring is described.
 """
 
+import argparse
 import sys
 
 from hardware import HARDWARE_DIR, ROOT, bom, power, wiring
@@ -28,9 +31,25 @@ def generated_documents(circuit) -> dict:
     }
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hardware.build", description=__doc__)
+    parser.add_argument("--profile", default="pico", help="a board of hardware/pinmap.json")
+    args = parser.parse_args(argv)
+    profiles = pm.load()["profiles"]
+    if args.profile not in profiles:
+        known = ", ".join(profiles)
+        print(f"make hardware: no profile {args.profile!r} (known: {known})", file=sys.stderr)
+        return 1
     if pm.main(["--write"]) != 0:
         return 1
+    if args.profile != "pico":
+        module = profiles[args.profile]["module"]
+        print(
+            f"pin map checked, firmware/{module} written; the circuit, BOM, wiring diagram and "
+            f"power budget are drawn for the Pico: the {profiles[args.profile]['board']} "
+            "wiring is in hardware/README.md and hardware/pinmap.json"
+        )
+        return 0
     circuit = hw.build(OUT_DIR)
     errors, warnings = hw.erc_counts(circuit)
     if errors or warnings:

@@ -11,6 +11,7 @@ skidl writes log files into the current directory when it is imported and when i
 """
 
 import contextlib
+import logging
 import os
 from pathlib import Path
 
@@ -320,11 +321,26 @@ def erc_counts(circuit) -> tuple[int, int]:
     from skidl.logger import erc_logger
 
     circuit.no_files = True
-    circuit.ERC()
+    with _quiet(logging.INFO):  # its findings are warnings and errors; "none found" is noise
+        circuit.ERC()
     return erc_logger.error.count, erc_logger.warning.count
 
 
 def write_netlist(circuit, path: Path) -> None:
     """A KiCad netlist (import it into KiCad's PCB editor to lay out a board)."""
     circuit.no_files = False
-    circuit.generate_netlist(file_=str(path), tool=_SKIDL.KICAD8, do_backup=False)
+    # skidl warns that the top hierarchy node has no tag (KiCad's top sheet must have none) and
+    # logs a summary: both are noise here, the ERC above is the check. Errors still show.
+    with _quiet(logging.WARNING):
+        circuit.generate_netlist(file_=str(path), tool=_SKIDL.KICAD8, do_backup=False)
+
+
+@contextlib.contextmanager
+def _quiet(level: int):
+    """skidl's log messages up to `level` are not shown meanwhile."""
+    previous = logging.root.manager.disable
+    logging.disable(level)
+    try:
+        yield
+    finally:
+        logging.disable(previous)

@@ -16,7 +16,12 @@ from pathlib import Path
 from hardware import ROOT
 from hardware import mpy_build as mb
 
-PICO_USB_ID = (0x2E8A, 0x0005)  # Raspberry Pi Pico running MicroPython
+# USB ids of each profile's board: the Pico's own (MicroPython), the ESP32 DevKits' USB-UART
+# bridges (CP2102, CH340, CH9102) and the ESP32-S3's native USB.
+USB_IDS = {
+    "pico": {(0x2E8A, 0x0005)},
+    "esp32": {(0x10C4, 0xEA60), (0x1A86, 0x7523), (0x1A86, 0x55D4), (0x303A, 0x1001)},
+}
 CLEAN_BOARD = """
 import os
 try:
@@ -27,21 +32,27 @@ except OSError:
 """
 
 
-def pico_ports() -> list[str]:
-    """Serial ports that look like a Pico running MicroPython (a hint for the user)."""
+def board_ports(profile: str) -> list[str]:
+    """Serial ports that look like the profile's board (a hint for the user)."""
     try:
         from serial.tools import list_ports
     except ImportError:
         return []
-    return sorted(p.device for p in list_ports.comports() if (p.vid, p.pid) == PICO_USB_ID)
+    ids = USB_IDS.get(profile, set())
+    return sorted(p.device for p in list_ports.comports() if (p.vid, p.pid) in ids)
 
 
-def port_problem(port: str) -> str | None:
+def port_problem(port: str, profile: str = "pico") -> str | None:
     """Why `port` cannot be a board, in one line; None when it looks usable."""
     if not port:
-        found = pico_ports()
-        hint = f" (a Pico is at {', '.join(found)})" if found else " (no Pico found on USB)"
-        return "no board given: connect it and run `make flash PORT=/dev/ttyACM0`" + hint
+        name = "Pico" if profile == "pico" else profile.upper()
+        example = "/dev/ttyACM0" if profile == "pico" else "/dev/ttyUSB0"
+        found = board_ports(profile)
+        hint = f" (a {name} is at {', '.join(found)})" if found else f" (no {name} found on USB)"
+        return (
+            f"no board given: connect it and run `make flash PROFILE={profile} PORT={example}`"
+            + hint
+        )
     if port.startswith("/dev/") and not os.path.exists(port):
         return f"no board at {port}: is it plugged in and running MicroPython?"
     return None
@@ -66,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", default=os.environ.get("PORT", ""))
     parser.add_argument("--profile", default="pico")
     args = parser.parse_args(argv)
-    problem = port_problem(args.port)
+    problem = port_problem(args.port, args.profile)
     if problem:
         print(f"make flash: {problem}", file=sys.stderr)
         return 1

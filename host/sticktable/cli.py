@@ -47,10 +47,33 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"sticktable.commands.{info.name}")
         module.register(subparsers)
+    _describe(parser)
     return parser
 
 
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """Every command's --help starts with what it does: its one-line help when it has no
+    description of its own."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                sub = action.choices[choice.dest]
+                if not sub.description and choice.help:
+                    sub.description = choice.help[0].upper() + choice.help[1:] + "."
+                _describe(sub)
+
+
+def _utf8_streams() -> None:
+    """Names and results are printed as they are: stdout and stderr speak UTF-8 whatever the
+    locale says (host/docs/cli.md)."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="replace")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _utf8_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

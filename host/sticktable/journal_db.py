@@ -3,6 +3,7 @@ and says what to do (a damaged, read-only or busy journal must never show a trac
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -26,7 +27,7 @@ def explain(path: Path, err: sqlite3.Error) -> str:
             f"journal {path} is damaged ({text}): `sticktable journal recover {path} NEW.sqlite` "
             "copies every intact game into a new journal"
         )
-    if "readonly" in text:
+    if "readonly" in text or ("unable to open" in text and _read_only(path)):
         return (
             f"journal {path} is read-only ({text}): reading commands work; to play or change "
             "games, use a writable journal (--journal FILE)"
@@ -36,6 +37,11 @@ def explain(path: Path, err: sqlite3.Error) -> str:
     if "unable to open" in text:
         return f"cannot open journal {path} ({text}): check the file and its directory"
     return f"journal {path} is not usable ({text})"
+
+
+def _read_only(path: Path) -> bool:
+    """The journal exists but it, or its directory (where SQLite keeps the WAL), is read-only."""
+    return path.exists() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK))
 
 
 def _guard(connection, call, *args):

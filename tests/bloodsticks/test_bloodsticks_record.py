@@ -597,7 +597,7 @@ def test_a_refused_record_prints_nothing_and_exits_2(tmp_path, capsys):
                                          '\n# answers\n{"match": "Cy"}', 1))  # fmt: skip
     assert main(["bloodsticks", "score-game", str(path)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == "sticktable: line 6: Bo answers before Cy\n"
+    assert out == "" and err == f"sticktable: {path} line 6: Bo answers before Cy\n"
 
 
 def test_a_refused_record_journals_nothing(tmp_path, capsys):
@@ -611,7 +611,7 @@ def test_a_refused_record_journals_nothing(tmp_path, capsys):
     assert main(["import", str(bad), "--journal", str(journal)]) == 2
     out, err = capsys.readouterr()
     assert out == "imported game 1 (finished, 21 events)\n"
-    assert err == "sticktable: line 16: the game is over: nothing may follow its end\n"
+    assert err == f"sticktable: {bad} line 16: the game is over: nothing may follow its end\n"
     with Journal(journal) as j:
         assert [(g.id, g.source, g.finished is not None) for g in j.games()] == [
             (1, "import", True)

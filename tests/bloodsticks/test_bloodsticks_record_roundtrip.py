@@ -145,7 +145,7 @@ def test_import_export_replay_and_score_game_agree(tmp_path, capsys):
         assert (
             run(["export", str(game_id), "--journal", journal, "-o", str(record)], capsys)[0] == 0
         )
-        _, replayed, _ = run(["replay", str(game_id), "--journal", journal], capsys)
+        _, replayed, _ = run(["replay", str(game_id), "--json", "--journal", journal], capsys)
         code, scored, err = run(["bloodsticks", "score-game", str(record)], capsys)
         assert (code, err) == (0, "") and json.loads(scored) == json.loads(replayed)
         code, out, _ = run(["import", str(record), "--journal", journal], capsys)
@@ -154,5 +154,5 @@ def test_import_export_replay_and_score_game_agree(tmp_path, capsys):
         _, again, _ = run(["export", imported, "--journal", journal], capsys)
         written = [line for line in record.read_text().splitlines() if not line.startswith("#")]
         assert again.splitlines() == written  # the same record, less its comments
-        _, replayed_import, _ = run(["replay", imported, "--journal", journal], capsys)
+        _, replayed_import, _ = run(["replay", imported, "--json", "--journal", journal], capsys)
         assert json.loads(replayed_import) == json.loads(replayed)

@@ -9,7 +9,7 @@ import sys
 def assert_scored_as_scripted(journal: str, script) -> None:
     """`sticktable replay` of game 1 gives the standings the simulated game's script says."""
     replayed = subprocess.run(
-        [sys.executable, "-m", "sticktable", "replay", "1", "--journal", journal],
+        [sys.executable, "-m", "sticktable", "replay", "1", "--json", "--journal", journal],
         capture_output=True,
         text=True,
         check=True,

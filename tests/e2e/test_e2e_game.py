@@ -32,7 +32,7 @@ def test_a_simulated_game_is_scored_as_scripted(tmp_path, seed):
     assert "exactly as scripted" in played.stdout
 
     expected = SimGame(PLAYERS, seed=seed).game.summary()  # the spec object, as replay prints
-    replayed = sticktable("replay", "1", "--journal", journal)
+    replayed = sticktable("replay", "1", "--json", "--journal", journal)
     assert replayed.returncode == 0, replayed.stderr
     standings = json.loads(replayed.stdout)
     assert standings["finished"] is True

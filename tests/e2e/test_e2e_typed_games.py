@@ -50,7 +50,7 @@ def test_a_bloodsticks_game_at_the_simulated_table(tmp_path):
     assert played.returncode == 0, played.stdout + played.stderr
     assert "match player=Bo" in played.stdout and "fall_out player=Cy" in played.stdout
     # replay prints the game record's result (host/docs/formats/bloodsticks-game.md).
-    result = json.loads(sticktable("replay", "1", "--journal", journal).stdout)
+    result = json.loads(sticktable("replay", "1", "--json", "--journal", journal).stdout)
     assert result["finished"] and result["winners"] == ["Ann"]
     assert result["totals"] == {"Ann": 7, "Bo": 6, "Cy": 0}
     # The pot holds Ann's and Bo's bets (2 + 1 each); Cy fell out before matching.

@@ -3,6 +3,9 @@ the repository are what the circuit produces today."""
 
 import csv
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 from hardware import build as hw_build
 from hardware import circuit as hw
@@ -88,3 +91,23 @@ def test_bom_lists_every_part_with_its_quantity(table_circuit):
     assert quantity["NeoPixel ring 12 x WS2812B"] == PINMAP["table"]["seats"]
     in_bom = sum(int(r[1]) for r in rows[1:] if r[4])
     assert in_bom == len(table_circuit.parts)
+
+
+def test_erc_and_netlist_print_no_stray_skidl_lines(tmp_path):
+    """`make hardware` shows findings only: no tag warning, no "none found" summaries (a fresh
+    process: skidl sets up its log handlers on import)."""
+    script = (
+        "import sys; from pathlib import Path; from hardware import circuit as hw; "
+        "c = hw.build(Path(sys.argv[1])); assert hw.erc_counts(c) == (0, 0); "
+        "hw.write_netlist(c, Path(sys.argv[1]) / 'table.net')"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (done.stdout + done.stderr).strip() == ""

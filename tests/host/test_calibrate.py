@@ -139,7 +139,7 @@ def test_calibrate_recovers_the_simulated_gains(seed, tmp_path, answers, capsys)
     assert cal["stick_g"] == pytest.approx(sum(real) / 4, abs=0.05)
     assert after["counts_per_gram"] == cal["counts_per_gram"] and after["tare"] == "cal"
     assert json.loads(cal_file.read_text())["counts_per_gram"] == cal["counts_per_gram"]
-    assert len(answers) == 1 + 5 + 4  # zero, 4 cells + centre, 4 sticks; --yes: no confirm
+    assert answers == []  # --yes asks nothing: no Enter per step, no confirmation
     out = capsys.readouterr().out
     assert "residual g" in out and "sticks: 4 weighed" in out
 

@@ -103,7 +103,7 @@ def test_detect_command_refuses_with_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip().splitlines() == [
-        "sticktable: line 4: lc2 is not an integer: 'three'"
+        f"sticktable: {bad} line 4: lc2 is not an integer: 'three'"
     ]
 
 

@@ -165,7 +165,7 @@ def test_score_command_refuses_with_exit_2(tmp_path, capsys, lines, number, what
     assert main(["score", str(path)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.count("\n") == 1 and err.startswith(f"sticktable: line {number}: ")
+    assert err.count("\n") == 1 and err.startswith(f"sticktable: {path} line {number}: ")
 
 
 def test_score_command_reads_stdin_as_a_real_process():
@@ -180,7 +180,7 @@ def test_score_command_reads_stdin_as_a_real_process():
         [STICKTABLE, "score", "-"], input=bad, capture_output=True, text=True, timeout=30
     )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.splitlines() == [f"sticktable: line {len(ROUND_1) + 2}: " + (
+    assert done.stderr.splitlines() == [f"sticktable: stdin line {len(ROUND_1) + 2}: " + (
         "1 stick(s) fell, but no turn has started this round")]  # fmt: skip
 
 

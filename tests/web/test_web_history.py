@@ -47,7 +47,7 @@ def command(*args: str) -> str:
 
 def replay(journal: str, game: int, upto: int | None = None) -> dict:
     upto_args = ["--upto", str(upto)] if upto is not None else []
-    return json.loads(command("replay", str(game), "--journal", journal, *upto_args))
+    return json.loads(command("replay", str(game), "--json", "--journal", journal, *upto_args))
 
 
 def page_totals(page, root: str = "table.standings") -> dict[str, int]:

@@ -5,10 +5,9 @@ whole game's record (host/docs/formats/bloodsticks-game.md). A game is played wi
 from __future__ import annotations
 
 import json
-import sys
 
-from sticktable.commands.score import _read_lines
-from sticktable.errors import InputRefused, UserError
+from sticktable import textfile
+from sticktable.errors import InputRefused
 from sticktable.games.bloodsticks import DropError, DropRules, score_drop_document
 from sticktable.games.bloodsticks.record import read_record, result
 
@@ -59,16 +58,7 @@ def run(args) -> int:  # the group itself: argparse requires a subcommand
 
 
 def run_score_drop(args) -> int:
-    try:
-        if args.drop == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.drop, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as err:
-        raise UserError(f"cannot read {args.drop}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputRefused(f"{args.drop}: not UTF-8 text") from None
+    text = textfile.read_text(args.drop)  # host/docs/cli.md: -, BOM, not UTF-8, missing
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as err:  # RecursionError: absurdly deep nesting
@@ -78,11 +68,12 @@ def run_score_drop(args) -> int:
         result = score_drop_document(doc, rules)
     except DropError as err:
         raise InputRefused(f"{args.drop}: {err}") from None
-    print(json.dumps(result))
+    print(json.dumps(result, ensure_ascii=False))
     return 0
 
 
 def run_score_game(args) -> int:
-    game, side_lines = read_record(_read_lines(args.record))
+    with textfile.naming(args.record):  # host/docs/cli.md: -, BOM, not UTF-8, streamed
+        game, side_lines = read_record(textfile.lines(args.record, label="score-game"))
     print(json.dumps(result(game.state, side_lines)))
     return 0

@@ -1,13 +1,14 @@
 """`sticktable calibrate`: walk a person through calibrating the table's load cells.
 
-    sticktable calibrate [--port DEV | --sim] --mass GRAMS [--sticks N] [--yes]
+    sticktable calibrate [--port PORT | --sim] --mass GRAMS [--sticks N] [--yes]
 
 Over the normal link (no REPL, no mpremote): asks for the empty plate, the reference mass right
 over each cell in turn and at the centre, then N sticks added one at a time; reads each step as
 the median of a still second of the board's raw stream; solves each cell's counts per gram
 (sticktable/calibration.py), shows the table with the residuals and the stick masses, asks to
 confirm and sends it to the board (`cal`), which uses it at once and stores it. Answers come from
-stdin (a pipe works: one line per prompt); `--yes` skips the confirmation.
+stdin (a pipe works: one line per prompt). `--yes` asks nothing: each step is read as soon as
+the plate has changed and keeps still, and the result is sent without confirmation.
 
 `--sim`: the simulated board on a virtual plate whose true gains are known; each prompt is
 acted out on the plate, and the end compares the result with the truth.
@@ -19,6 +20,7 @@ import contextlib
 import math
 import random
 import tempfile
+import time
 from pathlib import Path
 
 from sticktable.calibration import (
@@ -33,12 +35,14 @@ from sticktable.calibration import (
     stick_masses,
     to_board,
 )
+from sticktable.cliargs import add_hello_timeout
 from sticktable.errors import UserError
 from sticktable.sim.tower import Effect, VirtualTower
 
 NOMINAL_CPG = 2150.0  # what the simulated board starts with (an uncalibrated board's default)
 WARM_MS = 15 * 60_000  # the simulated table has been on for 15 minutes (warm-up drift done)
 STICK_SPREAD = 0.03  # simulated sticks: 3 % mass spread (1 sigma)
+CHANGE_TIMEOUT_S = 120  # --yes at a real table: time to do each step
 
 
 def register(subparsers) -> None:
@@ -48,7 +52,7 @@ def register(subparsers) -> None:
         description=__doc__.split("\n\n")[0],
     )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="DEV", help="the board's serial port (default: USB id)")
+    where.add_argument("--port", metavar="PORT", help="the board's serial port (default: USB id)")
     where.add_argument("--sim", action="store_true", help="calibrate the simulated board")
     parser.add_argument(
         "--mass", type=float, required=True, metavar="GRAMS", help="the reference mass"
@@ -56,9 +60,13 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--sticks", type=int, default=10, metavar="N", help="sticks to weigh (0: keep stick_g)"
     )
-    parser.add_argument("--yes", action="store_true", help="send the result without asking")
-    parser.add_argument("--seed", type=int, default=1, help="--sim: the virtual table's seed")
-    parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
+    parser.add_argument(
+        "--yes", action="store_true", help="do not wait for Enter at each step; send the result"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, metavar="N", help="--sim: the virtual table's seed"
+    )
+    add_hello_timeout(parser)
     parser.set_defaults(func=run)
 
 
@@ -72,6 +80,26 @@ def ask(prompt: str) -> str:
         raise UserError("no answer on stdin: calibration stopped, nothing sent") from None
 
 
+def _moved_g(before: list[int], after: list[int], cpg: list[float]) -> float:
+    """Grams that came, went or moved between two readings, over all cells."""
+    return sum(abs(a - b) / abs(k) for a, b, k in zip(after, before, cpg, strict=True))
+
+
+def _await_change(link, cpg, before, reading, change_g: float) -> list[int]:
+    """--yes at a real table: readings until the plate differs from the last step by
+    `change_g` (the person has done what was asked) and keeps still."""
+    deadline = time.monotonic() + CHANGE_TIMEOUT_S
+    while _moved_g(before, reading, cpg) < change_g:
+        if time.monotonic() > deadline:
+            raise CalibrationError(
+                f"nothing changed on the plate within {CHANGE_TIMEOUT_S} s: calibration "
+                "stopped, nothing sent"
+            )
+        with contextlib.suppress(CalibrationError):  # hands on the plate: not still yet
+            reading = read_still(link, cpg)
+    return reading
+
+
 def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
     """The whole procedure on an open link; returns the calibration sent (or raises)."""
     now = query(link)
@@ -81,12 +109,21 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
     xy = now["cell_xy_mm"]
     n = len(cpg_now)
 
-    def step(what: str, action) -> list[int]:
+    last: list[list[int]] = []
+
+    def step(what: str, action, change_g: float = 0.0) -> list[int]:
         print(what)
-        ask("  keep hands off the table and press Enter ")
+        if not yes:
+            ask("  keep hands off the table and press Enter ")
+        elif plate is None and last:
+            print("  (--yes: read once the plate has changed and keeps still)")
         if plate is not None:
             plate.act(action)
-        return read_still(link, cpg_now)
+        reading = read_still(link, cpg_now)
+        if yes and plate is None and last:
+            reading = _await_change(link, cpg_now, last[-1], reading, change_g)
+        last.append(reading)
+        return reading
 
     print(
         f"Calibrating {n} load cells with a {mass:g} g mass"
@@ -102,11 +139,16 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
                 f"{i + 2}. Put the {mass:g} g mass right over cell {i + 1} "
                 f"(x={x:g}, y={y:g} mm from the centre).",
                 ("mass", x, y),
+                mass / 4,
             )
         )
         spots.append((float(x), float(y)))
     placements.append(
-        step(f"{n + 2}. Put the {mass:g} g mass at the centre of the plate.", ("mass", 0.0, 0.0))
+        step(
+            f"{n + 2}. Put the {mass:g} g mass at the centre of the plate.",
+            ("mass", 0.0, 0.0),
+            mass / 4,
+        )
     )
     spots.append((0.0, 0.0))
     cpg = solve(zero, placements, mass, spots, xy)
@@ -117,6 +159,7 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
             step(
                 f"{n + 3}.{k + 1} {what} on the plate (stick {k + 1} of {sticks}).",
                 ("sticks", k + 1),
+                float(now["stick_g"]) / 2,
             )
         )
     weighed = stick_masses(levels, zero, cpg) if sticks else None

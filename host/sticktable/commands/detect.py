@@ -3,8 +3,9 @@
 import json
 import sys
 
+from sticktable import textfile
 from sticktable.sim.detection import run_detector
-from sticktable.sim.trace import read_trace
+from sticktable.sim.trace import stream_trace
 
 
 def register(subparsers) -> None:
@@ -14,14 +15,19 @@ def register(subparsers) -> None:
         description="Run the firmware's event detector over a sensor trace "
         "(host/docs/formats/sensor-trace.md) and print one JSON object per event.",
     )
-    parser.add_argument("trace", help="sensor trace file (CSV, '# sticktrace 1' header)")
+    parser.add_argument(
+        "trace", metavar="TRACE", help="sensor trace (CSV, '# sticktrace 1' header), - for stdin"
+    )
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    meta, samples = read_trace(args.trace)  # InputRefused (exit 2) names the bad line
+    # Streamed: memory does not grow with the trace. InputRefused (exit 2) names the bad line.
+    meta, samples = stream_trace(args.trace, label="detect")
+    with textfile.naming(args.trace):
+        events = run_detector(meta, samples)
     out = sys.stdout
-    for event in run_detector(meta, samples):
-        out.write(json.dumps(event) + "\n")
+    for event in events:
+        out.write(json.dumps(event, ensure_ascii=False) + "\n")
     out.flush()
     return 0

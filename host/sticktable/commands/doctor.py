@@ -12,6 +12,7 @@ seat's ring lights in turn) and says what you should see. Exit status 0 when all
 import contextlib
 import time
 
+from sticktable.cliargs import add_hello_timeout
 from sticktable.errors import UserError
 from tablefw.reading import MISSING
 
@@ -25,9 +26,9 @@ def register(subparsers) -> None:
         "doctor", help="check a connected table's board", description=__doc__.split("\n\n")[0]
     )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="DEV", help="the board's serial port")
+    where.add_argument("--port", metavar="PORT", help="the board's serial port")
     where.add_argument("--sim", action="store_true", help="check the simulated board")
-    parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
+    add_hello_timeout(parser)
     parser.set_defaults(func=run)
 
 
@@ -121,18 +122,36 @@ def simulated_port():
         yield table.port
 
 
-def diagnose(link) -> list[str]:
-    """Every check on an open link; returns the problems (empty: all is well)."""
+CHECKS = (
+    "the board answers and speaks the protocol",
+    "its firmware is the version this host carries",
+    "no part reports a fault",
+    "every load cell gives readings (not missing, stuck or saturated)",
+    "the accelerometer reads about 1 g",
+)
+
+
+def diagnose(link) -> list[tuple[str, list[str]]]:
+    """Every check on an open link: (check, its problems) in order (no problems: passed)."""
     hello = link.hello or {}
-    problems = check_version(hello, host_firmware_version())
     cells = int(hello.get("cells", 4))
     link.send("stream", on=True)
     messages = collect(link, STREAM_S)
     link.send("stream", on=False)
     raw = [m for m in messages if m.get("k") == "raw"]
-    problems += check_faults(messages)
-    problems += check_cells(raw, cells)
-    problems += check_accel(raw)
+    results = list(
+        zip(
+            CHECKS,
+            (
+                [],
+                check_version(hello, host_firmware_version()),
+                check_faults(messages),
+                check_cells(raw, cells),
+                check_accel(raw),
+            ),
+            strict=True,
+        )
+    )
     print(
         f"board {hello.get('board')} firmware {hello.get('fw')} protocol "
         f"{'.'.join(map(str, hello.get('proto', [])))}, {cells} cells, "
@@ -146,6 +165,19 @@ def diagnose(link) -> list[str]:
         "mean a ring of another pixel type (RGBW)"
     )
     ring_test(link, seats)
+    return results
+
+
+def report(results: list[tuple[str, list[str]]]) -> int:
+    """Print each check run and its outcome; the number of problems."""
+    problems = 0
+    for check, found in results:
+        print(f"{'PROBLEM' if found else 'ok':7}  {check}")
+        for problem in found:
+            print(f"         {problem}")
+        problems += len(found)
+    for check in CHECKS[len(results) :]:
+        print(f"{'not run':7}  {check}")
     return problems
 
 
@@ -154,14 +186,17 @@ def run(args) -> int:
 
     opener = simulated_port() if args.sim else contextlib.nullcontext(args.port)
     with opener as port:
-        link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
         try:
-            problems = diagnose(link)
+            link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
+        except UserError as err:
+            report([(CHECKS[0], [str(err)])])  # the other checks need a board
+            raise UserError(f"no board to check: {err}") from None
+        try:
+            results = diagnose(link)
         finally:
             link.close()
-    for problem in problems:
-        print(f"PROBLEM: {problem}")
+    problems = report(results)
     if problems:
-        raise UserError(f"{len(problems)} problem(s) found (above)")
-    print("all checks passed")
+        raise UserError(f"{problems} problem(s) found (above)")
+    print(f"all {len(results)} checks passed")
     return 0

@@ -1,8 +1,7 @@
 """`sticktable export GAME`: write a journaled game out (a transcript for Stick Stack, a game
 record for Bloodsticks)."""
 
-import sys
-
+from sticktable import textfile
 from sticktable.commands.replay import load_game
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
@@ -17,7 +16,9 @@ def register(subparsers) -> None:
         "(host/docs/formats/bloodsticks-game.md, which `sticktable import` reads back).",
     )
     parser.add_argument("game", metavar="GAME", help="game id (see `sticktable games`)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write here instead of stdout (-: stdout)"
+    )
     parser.add_argument(
         "--player", metavar="NAME", help="only what this player may see (hidden-card games)"
     )
@@ -30,13 +31,7 @@ def run(args) -> int:
         game = load_game(journal, args.game)
     if args.player is not None and args.player not in game.header.get("players", []):
         raise UserError(f"no player {args.player!r} in game {args.game}")
-    text = "".join(line + "\n" for line in game.export(args.player))
-    if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as out:
-                out.write(text)
-        except OSError as err:
-            raise UserError(f"cannot write {args.output}: {err.strerror}") from None
-    else:
-        sys.stdout.write(text)
+    with textfile.output(args.output or "-") as out:
+        for line in game.export(args.player):
+            out.write(line + "\n")
     return 0

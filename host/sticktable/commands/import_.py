@@ -7,7 +7,7 @@ other game. A refused record journals nothing.
 
 from __future__ import annotations
 
-from sticktable.commands.score import _read_lines
+from sticktable import textfile
 from sticktable.games.bloodsticks.record import read_record
 from sticktable.journal import Journal, add_journal_option
 
@@ -30,7 +30,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    game, _ = read_record(_read_lines(args.record))
+    with textfile.naming(args.record):  # host/docs/cli.md: -, BOM, not UTF-8, streamed
+        game, _ = read_record(textfile.lines(args.record, label="import"))
     with Journal(args.journal) as journal, journal.transaction():
         game_id = journal.new_game(game.header, SOURCE)
         for index, event in enumerate(game.events):

@@ -3,8 +3,11 @@ sensor trace. The trace's meta (the calibration) comes from --meta, else from th
 stored calibration (its `cal` event, asked for with `calq`: firmware/PROTOCOL.md)."""
 
 import json
+import sys
 import time
 
+from sticktable import textfile
+from sticktable.cliargs import add_hello_timeout, seconds
 from sticktable.errors import InputRefused, UserError
 from sticktable.sim.tower import Sample
 from sticktable.sim.trace import check_meta, write_trace
@@ -18,15 +21,20 @@ def register(subparsers) -> None:
         "write them as a sensor trace (host/docs/formats/sensor-trace.md) until Ctrl-C or "
         "--seconds.",
     )
-    parser.add_argument("out", help="trace file to write (CSV)")
-    parser.add_argument("--port", help="serial port (default: find the board by its USB id)")
+    parser.add_argument("out", metavar="TRACE", help="trace file to write (CSV), - for stdout")
+    parser.add_argument(
+        "--port", metavar="PORT", help="serial port (default: find the board by its USB id)"
+    )
     parser.add_argument(
         "--meta",
+        metavar="FILE",
         help="JSON file with the board's calibration: counts_per_gram, cell_xy_mm, stick_g "
         "(and optionally zero_counts, sticks); default: the calibration the board uses",
     )
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
-    parser.add_argument("--hello-timeout", type=float, default=3.0, help="seconds to wait")
+    parser.add_argument(
+        "--seconds", type=seconds, metavar="SECONDS", help="stop after this many seconds"
+    )
+    add_hello_timeout(parser)
     parser.set_defaults(func=run)
 
 
@@ -49,18 +57,16 @@ def run(args) -> int:
     finally:
         link.close()
     print(
-        f"recorded {stats['samples']} samples to {args.out}"
-        + (f" ({stats['dropped']} unusable raw frames dropped)" if stats["dropped"] else "")
+        f"recorded {stats['samples']} samples to {textfile.name(args.out, output=True)}"
+        + (f" ({stats['dropped']} unusable raw frames dropped)" if stats["dropped"] else ""),
+        file=sys.stderr if args.out == "-" else sys.stdout,  # "-": the trace is stdout
     )
     return 0
 
 
 def _load_meta(path: str) -> dict:
     try:
-        with open(path, encoding="utf-8") as f:
-            meta = json.load(f)
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror}") from None
+        meta = json.loads(textfile.read_text(path))
     except ValueError:
         raise InputRefused(f"{path}: not valid JSON") from None
     return _complete(meta, f"{path}: ")

@@ -5,16 +5,22 @@ import json
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
+from sticktable.standings_table import standings_lines
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "replay", help="rebuild a game's standings from its journal entries"
+        "replay",
+        help="rebuild a game's standings from its journal entries",
+        description="Rebuild a game's standings from the journal alone (the rules fold its "
+        "events again) and print them as a table: each round, the totals, the winners. "
+        "--json prints the rule set's summary as one JSON object, for programs.",
     )
     parser.add_argument("game", metavar="GAME", help="game id (see `sticktable games`)")
     parser.add_argument(
         "--upto", type=int, metavar="N", help="replay only the first N events (undo the rest)"
     )
+    parser.add_argument("--json", action="store_true", help="one JSON object, for programs")
     add_journal_option(parser)
     parser.set_defaults(func=run)
 
@@ -36,5 +42,10 @@ def load_game(journal: Journal, game_id: str, upto: int | None = None) -> Game:
 def run(args) -> int:
     with Journal(args.journal, read_only=True) as journal:
         game = load_game(journal, args.game, args.upto)
-    print(json.dumps(game.summary()))
+    if args.json:
+        print(json.dumps(game.summary(), ensure_ascii=False))
+        return 0
+    print(f"game {args.game}, {len(game.events)} events")
+    for line in standings_lines(game.header, game.summary()):
+        print(line)
     return 0

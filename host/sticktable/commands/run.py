@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from sticktable.cliargs import add_hello_timeout, check_run_options
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
@@ -28,7 +29,7 @@ def register(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--port",
-        metavar="DEV",
+        metavar="PORT",
         help="the board's serial port, e.g. /dev/ttyACM0 (default: find the board on USB)",
     )
     where.add_argument(
@@ -39,7 +40,6 @@ def register(subparsers) -> None:
     parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
     parser.add_argument(
         "--game",
-        default="stick-stack",
         help="the game: stick-stack (default), bloodsticks or sticks (the rummy card game)",
     )
     parser.add_argument(
@@ -56,20 +56,14 @@ def register(subparsers) -> None:
         metavar="GAME",
         help="continue an unfinished game (default: the last one)",
     )
-    parser.add_argument("--seed", type=int, default=1, help="simulation: random seed")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="simulation: random seed")
     parser.add_argument(
         "--speed",
         type=float,
         default=0.0,
         help="simulation: 1 = real time, 4 = four times faster, 0 = as fast as it goes",
     )
-    parser.add_argument(
-        "--hello-timeout",
-        type=float,
-        default=3.0,
-        metavar="S",
-        help="seconds to wait for the board's hello (default 3)",
-    )
+    add_hello_timeout(parser)
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
     add_scoreboard_option(parser)
     add_journal_option(parser)
@@ -88,10 +82,7 @@ def header_from_args(args) -> dict:
 
 
 def run(args) -> int:
-    if args.speed < 0:
-        raise UserError("--speed must be 0 (as fast as it goes) or more")
-    if args.sim and args.resume:
-        raise UserError("--resume continues a game at a real table; a simulation starts afresh")
+    check_run_options(args)
     with Journal(args.journal) as journal:
         header = None if args.resume else header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)

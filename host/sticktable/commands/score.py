@@ -5,9 +5,8 @@ one line on stderr naming the line, and exits 2 (InputRefused, turned into that 
 """
 
 import json
-import sys
 
-from sticktable.errors import UserError
+from sticktable import textfile
 from sticktable.games.stickstack_transcript import read_game, result
 
 
@@ -22,17 +21,9 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_lines(path: str) -> list[bytes]:
-    if path == "-":
-        return sys.stdin.buffer.read().splitlines()
-    try:
-        with open(path, "rb") as file:
-            return file.read().splitlines()
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror}") from None
-
-
 def run(args) -> int:
-    standings = result(read_game(_read_lines(args.transcript)))
-    print(json.dumps(standings))
+    with textfile.naming(args.transcript):  # read as it goes, progress on a terminal
+        lines = textfile.lines(args.transcript, label="score")
+        standings = result(read_game(lines, keep_log=False))
+    print(json.dumps(standings, ensure_ascii=False))
     return 0

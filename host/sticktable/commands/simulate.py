@@ -1,7 +1,9 @@
 """`sticktable simulate`: write a sensor trace (and its truth) from the virtual tower."""
 
 import json
+import sys
 
+from sticktable import textfile
 from sticktable.errors import UserError
 from sticktable.sim.scenarios import SCENARIOS, scenario
 from sticktable.sim.trace import write_trace
@@ -15,11 +17,19 @@ def register(subparsers) -> None:
         "tower and write what the sensors said as a sensor trace "
         "(host/docs/formats/sensor-trace.md).",
     )
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    parser.add_argument("--out", required=True, help="trace file to write (CSV)")
-    parser.add_argument("--truth", help="also write the labelled truth events here (JSON lines)")
-    parser.add_argument("--transcript", help="also write the game's truth transcript here")
-    parser.add_argument("--players", default="Ann,Bo,Cy", help="comma-separated player names")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="random seed (default 1)")
+    parser.add_argument(
+        "--out", required=True, metavar="FILE", help="trace file to write (CSV), - for stdout"
+    )
+    parser.add_argument(
+        "--truth", metavar="FILE", help="also write the labelled truth events here (JSON lines)"
+    )
+    parser.add_argument(
+        "--transcript", metavar="FILE", help="also write the game's truth transcript here"
+    )
+    parser.add_argument(
+        "--players", default="Ann,Bo,Cy", metavar="A,B,...", help="player names in seat order"
+    )
     parser.add_argument(
         "--scenario",
         choices=sorted(SCENARIOS),
@@ -51,20 +61,17 @@ def run(args) -> int:
             _write(args.transcript, game.transcript_text())
     if args.no_zero:
         meta = {k: v for k, v in meta.items() if k != "zero_counts"}
-    try:
-        count = write_trace(args.out, meta, samples)
-    except OSError as err:
-        raise UserError(f"cannot write {args.out}: {err.strerror}") from None
+    count = write_trace(args.out, meta, samples)
     if args.truth:
         _write(args.truth, "".join(json.dumps(e) + "\n" for e in truth))
     seconds = samples[-1].t_ms / 1000 if samples else 0
-    print(f"wrote {count} samples ({seconds:.1f} s) to {args.out}")
+    # With --out -, the trace is stdout: the report goes to stderr.
+    report = sys.stderr if args.out == "-" else sys.stdout
+    where = textfile.name(args.out, output=True)
+    print(f"wrote {count} samples ({seconds:.1f} s) to {where}", file=report)
     return 0
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as err:
-        raise UserError(f"cannot write {path}: {err.strerror}") from None
+    with textfile.output(path) as out:
+        out.write(text)

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-import sys
 
-from sticktable.errors import InputRefused, UserError
+from sticktable import textfile
+from sticktable.errors import InputRefused
 from sticktable.games.sticks.check import RequestError, check_request
 from sticktable.games.sticks.settings import PRESETS
 from sticktable.games.sticks.stick_lists import stick_list
@@ -74,23 +74,11 @@ def run(args) -> int:
         result = check_request(args.preset, args.stick, list(args.cards))
     except RequestError as err:
         raise InputRefused(str(err)) from None
-    print(json.dumps(result))
+    print(json.dumps(result, ensure_ascii=False))
     return 0
 
 
-def _read_lines(path: str) -> list[bytes]:
-    """The file's lines as the spec counts them: split at line ends only (str.splitlines
-    would also split inside a JSON string at U+2028 or U+0085 and shift the line numbers)."""
-    try:
-        if path == "-":
-            return sys.stdin.buffer.read().splitlines()
-        with open(path, "rb") as file:
-            return file.read().splitlines()
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror}") from None
-
-
-def _request(line: bytes) -> dict:
+def _request(line: str) -> dict:
     """One batch line's answer; RequestError saying why the line is malformed."""
     try:
         request = json.loads(line)
@@ -104,13 +92,15 @@ def _request(line: bytes) -> dict:
 def _batch(path: str) -> int:
     results = []
     # Every line is checked before anything is printed: a refused batch prints no results.
-    for number, line in enumerate(_read_lines(path), 1):
+    # Lines as the spec counts them: split at line ends only (str.splitlines would also split
+    # inside a JSON string at U+2028 or U+0085 and shift the line numbers).
+    for number, line in enumerate(textfile.lines(path, label="sticks check"), 1):
         if not line.strip():
             continue
         try:
             results.append(_request(line))
         except RequestError as err:
-            raise InputRefused(f"{path} line {number}: {err}") from None
+            raise InputRefused(f"{textfile.name(path)} line {number}: {err}") from None
     for result in results:
-        print(json.dumps(result))
+        print(json.dumps(result, ensure_ascii=False))
     return 0

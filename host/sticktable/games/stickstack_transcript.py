@@ -39,8 +39,25 @@ def _event(line: dict) -> Event:
     raise ValueError(f"not a transcript line: {json.dumps(line)}")
 
 
-def read_game(lines) -> Game:
-    """The game a transcript records; InputRefused("line N: ...") for anything the spec refuses."""
+class _Standings:
+    """A game folded without its log (`read_game(..., keep_log=False)`): what `score` needs,
+    in memory that does not grow with the transcript. No copy of the state per event: an
+    illegal event ends the reading anyway."""
+
+    def __init__(self, header: dict):
+        self.header = dict(header)
+        self.state = RULES.initial(self.header)
+        RULES.check(self.state)
+
+    def apply(self, event: Event) -> None:
+        self.state = RULES.apply(self.state, event)
+        RULES.check(self.state)
+
+
+def read_game(lines, keep_log: bool = True) -> Game:
+    """The game a transcript records; InputRefused("line N: ...") for anything the spec refuses.
+    `lines` may be any iterable (a file read as it goes); keep_log=False folds the events
+    without keeping them, enough for `result()`."""
     game = None
     for number, line in json_lines(lines):
         if not isinstance(line, dict):
@@ -50,7 +67,7 @@ def read_game(lines) -> Game:
                 raise refusal(number, 'missing header: the first line must be {"game": ...}')
             try:
                 validate_header(line)
-                game = Game(line)
+                game = Game(line) if keep_log else _Standings(line)
             except RuleError as err:
                 raise refusal(number, f"bad header: {err}") from None
             continue

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from sticktable import textfile
 from sticktable.errors import InputRefused
 from sticktable.sim.tower import MAX_COUNTS, MIN_COUNTS, Sample
 
@@ -25,9 +26,9 @@ def header_line(cells: int) -> str:
 
 
 def write_trace(path: Path | str, meta: dict, samples: Iterable[Sample]) -> int:
-    """Write a trace file; returns the number of samples written."""
+    """Write a trace file ("-": stdout); returns the number of samples written."""
     count = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
+    with textfile.output(str(path)) as out:
         out.write(MAGIC + json.dumps(meta, separators=(", ", ": ")) + "\n")
         out.write(header_line(int(meta["cells"])) + "\n")
         for s in samples:
@@ -39,39 +40,48 @@ def write_trace(path: Path | str, meta: dict, samples: Iterable[Sample]) -> int:
 
 def read_trace(path: Path | str) -> tuple[dict, list[Sample]]:
     """The meta and every sample of a trace file; InputRefused naming the line if it is bad."""
-    try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
-    except FileNotFoundError:
-        raise InputRefused(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputRefused(f"{path}: is a directory") from None
-    except UnicodeDecodeError:
-        raise InputRefused(f"{path}: not UTF-8 text") from None
-    except OSError as err:
-        raise InputRefused(f"{path}: {err.strerror}") from None
-    return parse_trace(text)
+    meta, samples = stream_trace(path)
+    with textfile.naming(str(path)):
+        return meta, list(samples)
+
+
+def stream_trace(path: Path | str, label: str | None = None) -> tuple[dict, Iterator[Sample]]:
+    """The meta, and the samples as the file is read (`-`: stdin; host/docs/cli.md). Bad
+    lines are refused when the reading reaches them."""
+    lines = textfile.lines(str(path), label)
+    with textfile.naming(str(path)):
+        return iter_trace(lines)
 
 
 def parse_trace(text: str) -> tuple[dict, list[Sample]]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the newline that ends the last line
-    if not lines:
+    meta, samples = iter_trace(iter(lines))
+    return meta, list(samples)
+
+
+def iter_trace(lines: Iterator[str]) -> tuple[dict, Iterator[Sample]]:
+    """The meta (read at once) and a generator of the samples of a trace's lines."""
+    first = next(lines, None)
+    if first is None:
         raise InputRefused("line 1: empty file, expected '# sticktrace 1 {meta}'")
-    meta = _meta(_strip(lines[0]))
+    meta = _meta(_strip(first))
     cells = meta["cells"]
-    if len(lines) < 2:
+    second = next(lines, None)
+    if second is None:
         raise InputRefused("line 2: missing column header")
     expected = header_line(cells)
-    if _strip(lines[1]) != expected:
+    if _strip(second) != expected:
         raise InputRefused(f"line 2: column header must be {expected!r}")
-    samples = []
+    return meta, _samples(lines, cells)
+
+
+def _samples(lines: Iterator[str], cells: int) -> Iterator[Sample]:
     last_t = -1
     width = cells + 4
-    for index in range(2, len(lines)):
-        number = index + 1
-        fields = _strip(lines[index]).split(",")
+    for number, line in enumerate(lines, 3):
+        fields = _strip(line).split(",")
         if len(fields) != width:
             raise InputRefused(f"line {number}: {len(fields)} fields, expected {width}")
         t = _int(fields[0], number, "t_ms")
@@ -90,8 +100,7 @@ def parse_trace(text: str) -> tuple[dict, list[Sample]]:
             _clamp(_int(fields[1 + cells + k], number, name), MAX_MG)
             for k, name in enumerate("xyz")
         ]
-        samples.append(Sample(t, tuple(values), *accel))
-    return meta, samples
+        yield Sample(t, tuple(values), *accel)
 
 
 def _clamp(value: int | None, limit: int) -> int | None:

@@ -143,7 +143,10 @@ def _players(players, variant: str) -> list[str]:
     low, high = SHAPE[variant][:2]
     if not low <= len(players) <= high:
         if variant == "standard" and len(players) == 2:
-            raise RuleError('two players play a challenge: set "variant": "challenge"')
+            raise RuleError(
+                'two players play a challenge: variant "challenge" '
+                "(sticktable run: --house variant=challenge)"
+            )
         raise RuleError(f"a {variant} game needs {low} to {high} players, not {len(players)}")
     return list(players)
 
