@@ -43,6 +43,7 @@ _HOLD_RUN = const(120)  # an unexplained level held this long (1.5 s) is accepte
 _RESYNC_RUN = const(160)  # after 2 s of stillness a small offset is the new level
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
+_PRESS_RUN = const(8)  # a touch presses for this many samples in a row (100 ms)
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
@@ -170,6 +171,8 @@ class Detector:
         self._placed_sum = 0
         self._last_place_t = -100000
         self._tilt_run = 0
+        self._fk = 0  # sticks of the fall under way already reported at their onset
+        self._fk_run = 0
         self._tilting = False
         self._pe2 = 0
         self._pdx = 0
@@ -183,12 +186,27 @@ class Detector:
         self._ep_pos = 0
         self._ep_neg = 0
         self._ep_peak = 0
+        self._ep_press = 0  # consecutive calm samples pressed above the level, and the most
+        self._ep_hold = 0
         self._ep_shake = 0
         self._pl_level = 0  # a short plateau about one stick up (stick let go, then fell)
         self._pl_on = False
         self._pl_run = 0
         self._pl_last = 0
         self._pl_back = 0
+
+    def raw_total(self):
+        """The plate's last total as read (g x100 over the first readings)."""
+        return self._y1
+
+    def total(self):
+        """The last total the detector works on: the plate's ringing nulled."""
+        return self._ring[(self._ri - 1) & _RMASK]
+
+    def resonance(self):
+        """The plate's ringing as learned: (a1, a2) of y[n] = a1 y[n-1] + a2 y[n-2], x256;
+        (0, 0) until enough ringing agreed (`sticktable selftest` turns it into Hz)."""
+        return self._a1, self._a2
 
     def pop(self, out):
         """Fill out[0:4] with (kind, t_ms, count, grams x10) of the oldest event; False if none."""
@@ -474,6 +492,27 @@ class Detector:
             d = self._avg(self._ring, _QUICK) - level
             if d < -(self._stick * 6 // 10):
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
+                return
+        if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
+            self._onset(t, level - self._avg(self._ring, 2))
+
+    def _onset(self, t, drop):
+        """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
+        reported once its weight has (all but a quarter) gone; the count is settled at the
+        final level (_fell)."""
+        unit = self._unit()
+        k = (drop + unit // 4) // unit
+        if self._nsticks and k > self._nsticks:
+            k = self._nsticks
+        if k <= self._fk:
+            self._fk_run = 0
+            return
+        self._fk_run += 1
+        if self._fk_run < 2:
+            return  # held for two samples
+        self._emit(FELL, t, k - self._fk, drop)
+        self._fk = k
+        self._fk_run = 0
 
     def _learn_noise(self, spread, rate):
         spread *= 16
@@ -555,18 +594,23 @@ class Detector:
         return a2 >= r2 * 50 and a2 <= r2 * 250
 
     def _track_episode(self, t, dev):
-        if dev > self._exc:
+        # Pressure counts only while the base is calm: a knock's swing is no hand.
+        calm = _age(t, self._shake_t) > _SHAKE_MS
+        if dev > self._exc or dev < -self._exc:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
+        if dev > self._exc and calm:
             self._ep_pos += 1
+            self._ep_press += 1
+            if self._ep_press > self._ep_hold:
+                self._ep_hold = self._ep_press
             if dev > self._ep_peak:
                 self._ep_peak = dev
-        elif dev < -self._exc:
-            if not self._ep:
-                self._ep = True
-                self._ep_t = t
-            self._ep_neg += 1
+        else:
+            self._ep_press = 0
+            if dev < -self._exc and calm:
+                self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
             if _age(t, self._shake_t) <= _SHAKE_MS:
@@ -596,6 +640,7 @@ class Detector:
         s = self._stick
         mean = self._mean
         if -self._same <= d <= self._same:
+            self._fk = 0
             calm = not self._ep
             if self._ep:
                 self._episode_end(t)
@@ -653,10 +698,8 @@ class Detector:
             self._forget(1, self._pl_level)
         elif (
             self._ep_peak >= self._touch_min
-            and self._ep_pos >= 6
-            and self._ep_neg * 4 <= self._ep_pos
+            and self._ep_hold >= _PRESS_RUN  # a hand holds; a ringing plate swings both ways
             and self._ep_shake * 3 <= self._ep_pos
-            and _age(self._ep_t, self._shake_t) > 0  # a hand presses; a knock jolts the base
         ):
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
@@ -675,20 +718,26 @@ class Detector:
         self._emit(PLACED, t, 1, g100)
 
     def _fell(self, t, drop, mx, my):
+        """The level after a fall: the count from the weight that left, less what _onset
+        already reported."""
         n = self._count(drop)
-        self._emit(FELL, t, n, drop)
+        if n > self._fk:
+            self._emit(FELL, t, n - self._fk, drop)
+        self._fk = 0
         self._forget(n, drop)
         self._commit(-drop, mx, my)
+
+    def _unit(self):
+        """Typical mass of the sticks on the tower (weighed when placed)."""
+        on = self._nsticks
+        if 0 < on <= _MAX_STICKS and self._sum // on >= self._stick // 2:
+            return self._sum // on
+        return self._mean
 
     def _count(self, drop):
         """How many sticks weigh `drop`, judged against the sticks weighed on the tower."""
         on = self._nsticks
-        unit = self._mean
-        if on > 0:
-            # Mean of the sticks actually on the tower (their masses were weighed).
-            unit = self._sum // on if on <= _MAX_STICKS else self._mean
-            if unit < self._stick // 2:
-                unit = self._mean
+        unit = self._unit()
         if on == 0 or drop > self._sum + unit * 6 // 10:
             extra = drop - self._sum if on > 0 else drop
             n = on + (2 * extra + unit) // (2 * unit)
