@@ -21,8 +21,9 @@
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
 # - Per sample: integers only, preallocated buffers, no allocation (heap_lock test). Values stay
-#   inside +-2**30 so they remain small ints on 32-bit ports. Windows count samples (tuned for
-#   the HX711's 78-92 Hz); `rate_hz` is accepted for the API and not needed.
+#   inside +-2**30 so they remain small ints on 32-bit ports. Short windows count samples
+#   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
+#   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 
 from array import array
 
@@ -37,13 +38,13 @@ _RING = const(32)  # history of the plate total (power of two)
 _RMASK = const(31)
 _WIN = const(8)  # samples a stable state needs (100 ms at 80/s)
 _QUICK = const(4)  # samples a lower level needs before a fall is reported (50 ms)
-_ARM_NOW = const(40)  # arm() while the plate has been still this long: baseline at once
-_ARM_RUN = const(120)  # otherwise the baseline waits for this many still samples (1.5 s)
-_HOLD_RUN = const(120)  # an unexplained level held this long (1.5 s) is accepted
-_RESYNC_RUN = const(160)  # after 2 s of stillness a small offset is the new level
+_ARM_NOW_MS = const(500)  # arm() while the plate has been still this long: baseline at once
+_ARM_MS = const(1500)  # otherwise the baseline waits for this long a stillness
+_HOLD_MS = const(1500)  # an unexplained level held this long is accepted
+_RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
+_PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
-_PRESS_RUN = const(8)  # a touch presses for this many samples in a row (100 ms)
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
@@ -62,6 +63,19 @@ _POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the 
 _POLE_MAX = const(254)  # ... but not an undamped hand tremor
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
 _TILTING_MG = const(50)  # ... and past ~3 degrees weight loss is the tower's, not sticks'
+# Weights in % of the nominal stick.
+_SAME_PCT = const(35)  # level changes below this are no event
+_EXC_PCT = const(40)  # a departure from the level that opens an episode
+_BAND_PCT = const(15)  # a stable window's spread: learned from the noise, first this ...
+_BAND_LO_PCT = const(12)  # ... and kept between these
+_BAND_HI_PCT = const(45)
+_ONE_LO_PCT = const(75)  # a rise this size is one stick ...
+_ONE_HI_PCT = const(130)
+_HAND_PCT = const(160)  # ... and above this a hand
+_WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
+_WHOLE_HI_PCT = const(120)
+_QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
+_RING_MIN_PCT = const(15)  # ringing this big is worth fitting
 _TICKS_MASK = const(0x3FFFFFFF)  # board ticks wrap at 2**30
 _TICKS_HALF = const(0x1FFFFFFF)
 
@@ -91,13 +105,25 @@ class Detector:
         stick = self._stick
         # Max spread of a stable window: 1.75 x the learned typical spread of a quiet window
         # (the board's own noise), kept between 12 % and 45 % of a stick.
-        self._band_lo = max(stick * 12 // 100, 30)
-        self._band_hi = stick * 45 // 100
-        self._band = max(stick * 15 // 100, 40)
+        self._band_lo = max(_pct(stick, _BAND_LO_PCT), 30)
+        self._band_hi = _pct(stick, _BAND_HI_PCT)
+        self._band = max(_pct(stick, _BAND_PCT), 40)
         self._noise16 = self._band * 64 // 7  # typical spread of a quiet window, x16
-        self._same = stick * 35 // 100  # level changes below this are no event
-        self._exc = stick * 40 // 100  # departure from the level that opens an episode
+        self._same = _pct(stick, _SAME_PCT)
+        self._exc = _pct(stick, _EXC_PCT)
+        self._one_lo = _pct(stick, _ONE_LO_PCT)
+        self._one_hi = _pct(stick, _ONE_HI_PCT)
+        self._hand = _pct(stick, _HAND_PCT)
+        self._whole_lo = _pct(stick, _WHOLE_LO_PCT)
+        self._whole_hi = _pct(stick, _WHOLE_HI_PCT)
+        self._quick_drop = _pct(stick, _QUICK_DROP_PCT)
         self._touch_min = stick  # a touch presses at least one stick's weight
+        # Runs of samples, from their time at the nominal rate.
+        self._arm_at_once = _samples(rate_hz, _ARM_NOW_MS)
+        self._arm_run = _samples(rate_hz, _ARM_MS)
+        self._hold_run = _samples(rate_hz, _HOLD_MS)
+        self._resync_run = _samples(rate_hz, _RESYNC_MS)
+        self._press_run = _samples(rate_hz, _PRESS_MS)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -131,7 +157,7 @@ class Detector:
         self._c1 = 0
         self._c2 = 0
         self._odd = 0  # fits since the last one that agreed
-        self._ring_min = (stick * 15 // 100) ** 2 * 3  # energy of a ring of 15 % of a stick
+        self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
         self._qhead = 0
         self._qlen = 0
         self._seen = 0  # readings per cell so far (for the median warm-up)
@@ -157,7 +183,7 @@ class Detector:
         Taken at once if the plate has been still for half a second, else as soon as it has
         been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt)."""
         self._armed = False
-        if self._quiet >= _ARM_NOW and self._upright_now():
+        if self._quiet >= self._arm_at_once and self._upright_now():
             self._arm_now()
 
     def _reset_play(self):
@@ -475,7 +501,7 @@ class Detector:
         else:
             self._quiet = 0
         if not self._armed:
-            if self._quiet >= _ARM_RUN and self._upright_now():
+            if self._quiet >= self._arm_run and self._upright_now():
                 self._arm_now()
             return
         self._watch_tilt(t, mx, my)
@@ -490,7 +516,7 @@ class Detector:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
         elif shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
-            if d < -(self._stick * 6 // 10):
+            if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
                 return
         if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
@@ -617,7 +643,7 @@ class Detector:
                 self._pl_on = False  # a shaking plate shows no resting stick
             elif self._spread(_QUICK) <= self._band:
                 d = self._avg(self._ring, _QUICK) - self._level
-                if d > s * 75 // 100 and d < s * 130 // 100:
+                if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                         self._pl_level = d
@@ -626,7 +652,7 @@ class Detector:
                         self._pl_back = 0
                 else:
                     self._pl_run = 0
-                    if d > s * 160 // 100:
+                    if d > self._hand:
                         self._pl_on = False  # a hand again
             else:
                 self._pl_run = 0
@@ -646,7 +672,7 @@ class Detector:
                 self._episode_end(t)
             if calm and _age(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
-            elif self._run >= _RESYNC_RUN:
+            elif self._run >= self._resync_run:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -661,13 +687,13 @@ class Detector:
             self._fell(t, -d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
-        fits = d > s * 75 // 100 and d < s * 130 // 100
-        if fits or (self._run >= _HOLD_RUN and d > mean // 2 and d < mean * 3 // 2):
+        fits = self._one_lo < d < self._one_hi
+        if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
-        elif d < s * 75 // 100 and self._rest_of_last(t, d):
+        elif d < self._one_lo and self._rest_of_last(t, d):
             self._commit(d, mx, my)
-        elif self._run >= _HOLD_RUN * 3:
+        elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
     def _rest_of_last(self, t, d):
@@ -677,7 +703,7 @@ class Detector:
         if _age(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
             return False
         whole = self._mass[n - 1] + d
-        if whole < self._stick * 85 // 100 or whole > self._stick * 120 // 100:
+        if whole < self._whole_lo or whole > self._whole_hi:
             return False
         self._mass[n - 1] = whole
         self._sum += d
@@ -698,7 +724,7 @@ class Detector:
             self._forget(1, self._pl_level)
         elif (
             self._ep_peak >= self._touch_min
-            and self._ep_hold >= _PRESS_RUN  # a hand holds; a ringing plate swings both ways
+            and self._ep_hold >= self._press_run  # a hand holds; a ringing plate swings both ways
             and self._ep_shake * 3 <= self._ep_pos
         ):
             self._emit(TOUCH, t, 1, self._ep_peak)
@@ -769,6 +795,16 @@ def _age(t, t0):
     """t - t0 in ms, right across the board's tick wrap at 2**30 (like time.ticks_diff)."""
     d = (t - t0) & _TICKS_MASK
     return d - _TICKS_MASK - 1 if d > _TICKS_HALF else d
+
+
+def _pct(v, p):
+    return v * p // 100
+
+
+def _samples(rate_hz, ms):
+    """Samples in `ms` at the nominal rate (at least one)."""
+    n = int(rate_hz * ms) // 1000
+    return n if n > 0 else 1
 
 
 def _clamp(v, lim):
