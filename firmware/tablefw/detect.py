@@ -514,13 +514,14 @@ class Detector:
             return  # a leaning tower's weight loss is its own, never sticks
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
-        elif shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
+            return
+        if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
                 return
         if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
-            self._onset(t, level - self._avg(self._ring, 2))
+            self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
 
     def _onset(self, t, drop):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
