@@ -13,12 +13,17 @@
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
 #   once is a placement and a fall.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable.
+# - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
+#   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
+#   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
+#   it with the inverse second-order filter: every level decision is made on the nulled total.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
-#   in one direction and at about 1 g (a knock shakes, a topple leans); with `zero_counts` the
-#   centre of pressure must have moved with it (~2.6 mm per degree).
+#   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
+#   tower's weight loss is never counted as sticks.
 # - Per sample: integers only, preallocated buffers, no allocation (heap_lock test). Values stay
-#   inside +-2**30 so they remain small ints on 32-bit ports. Windows count samples (tuned for
-#   the HX711's 78-92 Hz); `rate_hz` is accepted for the API and not needed.
+#   inside +-2**30 so they remain small ints on 32-bit ports. Short windows count samples
+#   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
+#   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 
 from array import array
 
@@ -29,19 +34,48 @@ from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
-_RING = const(16)  # history of the plate total (power of two)
+_RING = const(32)  # history of the plate total (power of two)
+_RMASK = const(31)
 _WIN = const(8)  # samples a stable state needs (100 ms at 80/s)
 _QUICK = const(4)  # samples a lower level needs before a fall is reported (50 ms)
-_ARM_NOW = const(40)  # arm() while the plate has been still this long: baseline at once
-_ARM_RUN = const(120)  # otherwise the baseline waits for this many still samples (1.5 s)
-_HOLD_RUN = const(120)  # an unexplained level held this long (1.5 s) is accepted
-_RESYNC_RUN = const(160)  # after 2 s of stillness a small offset is the new level
+_ARM_NOW_MS = const(500)  # arm() while the plate has been still this long: baseline at once
+_ARM_MS = const(1500)  # otherwise the baseline waits for this long a stillness
+_HOLD_MS = const(1500)  # an unexplained level held this long is accepted
+_RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
+_PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
+_CLAMP_TOTAL = const(1000000)  # 10 kg: the resonance filter's products stay small ints
+# Plate resonance: coefficients of the ringing's linear prediction in Q8 (x256).
+_Q = const(256)
+_RW = const(24)  # samples the ringing is fitted over
+_FIT_EVERY = const(4)
+_CONFIRM = const(3)  # fits that must agree before the filter is used
+_AGREE = const(28)  # ... within this much (Q8) of each coefficient
+_FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
+_SMOOTH = const(4)  # filtered totals averaged (power of two)
+_D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
+_POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the plate ...
+_POLE_MAX = const(254)  # ... but not an undamped hand tremor
+_TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
+_TILTING_MG = const(50)  # ... and past ~3 degrees weight loss is the tower's, not sticks'
+# Weights in % of the nominal stick.
+_SAME_PCT = const(35)  # level changes below this are no event
+_EXC_PCT = const(40)  # a departure from the level that opens an episode
+_BAND_PCT = const(15)  # a stable window's spread: learned from the noise, first this ...
+_BAND_LO_PCT = const(12)  # ... and kept between these
+_BAND_HI_PCT = const(45)
+_ONE_LO_PCT = const(75)  # a rise this size is one stick ...
+_ONE_HI_PCT = const(130)
+_HAND_PCT = const(160)  # ... and above this a hand
+_WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
+_WHOLE_HI_PCT = const(120)
+_QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
+_RING_MIN_PCT = const(15)  # ringing this big is worth fitting
 _TICKS_MASK = const(0x3FFFFFFF)  # board ticks wrap at 2**30
 _TICKS_HALF = const(0x1FFFFFFF)
 
@@ -54,6 +88,8 @@ class Detector:
         self._num = array("i", [0] * n)
         self._den = array("i", [1] * n)
         self._lim = array("i", [0] * n)
+        # A reading this far (25 g) from the median of it and its neighbours is a wild value.
+        self._spike = array("i", [min(1 << 29, int(abs(float(c)) * 25)) for c in counts_per_gram])
         for i in range(n):
             cpg = float(counts_per_gram[i])
             q = 1
@@ -69,15 +105,27 @@ class Detector:
         stick = self._stick
         # Max spread of a stable window: 1.75 x the learned typical spread of a quiet window
         # (the board's own noise), kept between 12 % and 45 % of a stick.
-        self._band_lo = max(stick * 12 // 100, 30)
-        self._band_hi = stick * 45 // 100
-        self._band = max(stick * 15 // 100, 40)
+        self._band_lo = max(_pct(stick, _BAND_LO_PCT), 30)
+        self._band_hi = _pct(stick, _BAND_HI_PCT)
+        self._band = max(_pct(stick, _BAND_PCT), 40)
         self._noise16 = self._band * 64 // 7  # typical spread of a quiet window, x16
-        self._same = stick * 35 // 100  # level changes below this are no event
-        self._exc = stick * 40 // 100  # departure from the level that opens an episode
+        self._same = _pct(stick, _SAME_PCT)
+        self._exc = _pct(stick, _EXC_PCT)
+        self._one_lo = _pct(stick, _ONE_LO_PCT)
+        self._one_hi = _pct(stick, _ONE_HI_PCT)
+        self._hand = _pct(stick, _HAND_PCT)
+        self._whole_lo = _pct(stick, _WHOLE_LO_PCT)
+        self._whole_hi = _pct(stick, _WHOLE_HI_PCT)
+        self._quick_drop = _pct(stick, _QUICK_DROP_PCT)
         self._touch_min = stick  # a touch presses at least one stick's weight
+        # Runs of samples, from their time at the nominal rate.
+        self._arm_at_once = _samples(rate_hz, _ARM_NOW_MS)
+        self._arm_run = _samples(rate_hz, _ARM_MS)
+        self._hold_run = _samples(rate_hz, _HOLD_MS)
+        self._resync_run = _samples(rate_hz, _RESYNC_MS)
+        self._press_run = _samples(rate_hz, _PRESS_MS)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
-        self._tilt2 = 70 * 70
+        self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
         self._jnoise = 200  # mean squared sample-to-sample jump of the base (mg^2), learned
         self._shake_t = -100000
@@ -91,6 +139,25 @@ class Detector:
         self._az = array("i", [0] * _RING)
         self._mass = array("i", [0] * _MAX_STICKS)  # masses of the sticks on the tower
         self._q = array("i", [0] * (4 * _QUEUE))
+        # Plate resonance: raw totals, their differences and the fit's running sums.
+        self._dr = array("i", [0] * _RING)
+        self._di = 0
+        self._y1 = 0  # the last two raw totals
+        self._y2 = 0
+        self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
+        self._p1 = 0
+        self._p2 = 0
+        self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
+        self._sq = array("i", [0] * _SMOOTH)  # the last filtered totals, and their sum
+        self._si = 0
+        self._ssum = 0
+        self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
+        self._a2 = 0
+        self._fits = 0  # fits agreeing with the candidate (c1, c2)
+        self._c1 = 0
+        self._c2 = 0
+        self._odd = 0  # fits since the last one that agreed
+        self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
         self._qhead = 0
         self._qlen = 0
         self._seen = 0  # readings per cell so far (for the median warm-up)
@@ -116,7 +183,7 @@ class Detector:
         Taken at once if the plate has been still for half a second, else as soon as it has
         been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt)."""
         self._armed = False
-        if self._quiet >= _ARM_NOW and self._upright_now():
+        if self._quiet >= self._arm_at_once and self._upright_now():
             self._arm_now()
 
     def _reset_play(self):
@@ -130,6 +197,10 @@ class Detector:
         self._placed_sum = 0
         self._last_place_t = -100000
         self._tilt_run = 0
+        self._fk = 0  # sticks of the fall under way already reported at their onset
+        self._fk_run = 0
+        self._tilting = False
+        self._pe2 = 0
         self._pdx = 0
         self._pdy = 0
         self._pdz = 0
@@ -141,12 +212,27 @@ class Detector:
         self._ep_pos = 0
         self._ep_neg = 0
         self._ep_peak = 0
+        self._ep_press = 0  # consecutive calm samples pressed above the level, and the most
+        self._ep_hold = 0
         self._ep_shake = 0
         self._pl_level = 0  # a short plateau about one stick up (stick let go, then fell)
         self._pl_on = False
         self._pl_run = 0
         self._pl_last = 0
         self._pl_back = 0
+
+    def raw_total(self):
+        """The plate's last total as read (g x100 over the first readings)."""
+        return self._y1
+
+    def total(self):
+        """The last total the detector works on: the plate's ringing nulled."""
+        return self._ring[(self._ri - 1) & _RMASK]
+
+    def resonance(self):
+        """The plate's ringing as learned: (a1, a2) of y[n] = a1 y[n-1] + a2 y[n-2], x256;
+        (0, 0) until enough ringing agreed (`sticktable selftest` turns it into Hz)."""
+        return self._a1, self._a2
 
     def pop(self, out):
         """Fill out[0:4] with (kind, t_ms, count, grams x10) of the oldest event; False if none."""
@@ -204,8 +290,9 @@ class Detector:
         total = 0
         mx = 0
         my = 0
+        mi = self._mi  # the newest reading sits at (mi + 2) % 3, the one before at (mi + 1) % 3
         for i in range(n):
-            d = self._median(3 * i) - self._base[i]
+            d = self._reading(3 * i, mi, i) - self._base[i]
             lim = self._lim[i]
             if d > lim:
                 d = lim
@@ -219,12 +306,13 @@ class Detector:
             total += g
             mx += g * self._cx[i]
             my += g * self._cy[i]
+        total = self._null_ring(t_ms, total)
         ri = self._ri
         self._ring[ri] = total
         self._ax[ri] = ax
         self._ay[ri] = ay
         self._az[ri] = az
-        self._ri = (ri + 1) & (_RING - 1)
+        self._ri = (ri + 1) & _RMASK
         if self._nring < _RING:
             self._nring += 1
         self._momx = mx
@@ -232,18 +320,136 @@ class Detector:
         self._step(t_ms, total, mx, my)
         return self._qlen
 
+    def _null_ring(self, t, y):
+        """The total with the plate's learned ringing removed (inverse second-order filter,
+        unit gain for a steady load); learns the ringing on the way."""
+        y = _clamp(y, _CLAMP_TOTAL)
+        if self._seen <= 3:
+            self._y1 = y
+            self._y2 = y
+            for j in range(_SMOOTH):
+                self._sq[j] = y
+            self._ssum = y * _SMOOTH
+            return y
+        d = _clamp((y - self._y1) >> 1, _D_CLAMP)
+        dr = self._dr
+        di = self._di
+        d1 = dr[(di - 1) & _RMASK]
+        d2 = dr[(di - 2) & _RMASK]
+        o = dr[(di - _RW) & _RMASK]
+        h = dr[(di - _RW // 2) & _RMASK]
+        self._p0 += d * d - o * o
+        self._p1 += d * d1 - o * dr[(di - _RW - 1) & _RMASK]
+        self._p2 += d * d2 - o * dr[(di - _RW - 2) & _RMASK]
+        self._h0 += d * d - h * h
+        dr[di] = d
+        self._di = (di + 1) & _RMASK
+        if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
+            if _age(t, self._shake_t) > _FREE_MS:
+                self._fit(di)
+        a1 = self._a1
+        a2 = self._a2
+        u = y
+        if a1 or a2:
+            u = (_Q * y - a1 * self._y1 - a2 * self._y2) // (_Q - a1 - a2)
+        self._y2 = self._y1
+        self._y1 = y
+        # The inverse filter raises the cells' noise: a mean over _SMOOTH samples takes it back.
+        j = self._si
+        self._ssum += u - self._sq[j]
+        self._sq[j] = u
+        self._si = (j + 1) & (_SMOOTH - 1)
+        if not (a1 or a2):
+            return u
+        return self._ssum // _SMOOTH
+
+    def _fit(self, di):
+        """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
+        it if it predicts well, is a damped oscillation and decays as fast as the window's
+        energy does (a hand's tremor does not), blended into what was learned."""
+        dr = self._dr
+        d0 = dr[di]
+        d1 = dr[(di - 1) & _RMASK]
+        w0 = dr[(di - _RW) & _RMASK]
+        w1 = dr[(di - _RW - 1) & _RMASK]
+        # Sums over the window of d[n-1]^2, d[n-2]^2, d[n-1]d[n-2] from the running ones.
+        s11 = self._p0 - d0 * d0 + w0 * w0
+        s22 = s11 - d1 * d1 + w1 * w1
+        s12 = self._p1 - d0 * d1 + w0 * w1
+        s01 = self._p1
+        s02 = self._p2
+        p0 = self._p0
+        h0 = self._h0
+        while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
+            p0 >>= 1
+            h0 >>= 1
+            s11 >>= 1
+            s22 >>= 1
+            s12 >>= 1
+            s01 >>= 1
+            s02 >>= 1
+        den = (s11 * s22 - s12 * s12) >> 8
+        if den <= 0:
+            return
+        a1 = (s01 * s22 - s02 * s12) // den
+        a2 = (s11 * s02 - s12 * s01) // den
+        if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
+            return
+        rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
+        if rest * 8 >= p0:
+            return
+        # Energy of the newer half against the older: a free ring decays by r^2 per sample.
+        q = _Q
+        for _ in range(_RW // 2):
+            q = q * -a2 >> 8
+        older = p0 - h0
+        if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
+            return
+        # A plate rings the same way every time: a fit that agrees with the candidate
+        # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
+        c1 = self._c1
+        c2 = self._c2
+        if self._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
+            self._c1 = c1 + ((a1 - c1) >> 2)
+            self._c2 = c2 + ((a2 - c2) >> 2)
+            self._odd = 0
+            if self._fits < 1000:
+                self._fits += 1
+        elif self._fits < _CONFIRM or self._odd >= 2 * _CONFIRM:
+            self._c1 = a1  # a new candidate
+            self._c2 = a2
+            self._fits = 1
+            self._odd = 0
+        else:
+            self._odd += 1
+        if self._fits >= _CONFIRM:
+            self._a1 = self._c1
+            self._a2 = self._c2
+
     def _median(self, k):
         med = self._med
         return median3(med[k], med[k + 1], med[k + 2])
 
+    def _reading(self, k, mi, i):
+        """The previous reading of a cell, unless it is a lone spike against its neighbours
+        (a wild value): then the median of the three. Linear otherwise, so the plate's
+        ringing keeps its shape for the resonance filter."""
+        med = self._med
+        b = med[k + (mi + 1) % 3]
+        m = median3(med[k], med[k + 1], med[k + 2])
+        lim = self._spike[i]
+        if b - m > lim or m - b > lim:
+            return m
+        return b
+
     def _spread(self, count):
         """(max - min) of the last `count` totals."""
         ring = self._ring
-        j = (self._ri - 1) & (_RING - 1)
+        j = (self._ri - 1) & _RMASK
         hi = ring[j]
         lo = hi
         for _ in range(count - 1):
-            j = (j - 1) & (_RING - 1)
+            j = (j - 1) & _RMASK
             v = ring[j]
             if v > hi:
                 hi = v
@@ -255,15 +461,15 @@ class Detector:
         j = self._ri
         s = 0
         for _ in range(count):
-            j = (j - 1) & (_RING - 1)
+            j = (j - 1) & _RMASK
             s += buf[j]
         return s // count
 
     def _step(self, t, total, mx, my):
         # Sample-to-sample jumps of the base: a knock (or a stick landing on the table). A
         # shaking plate can look still through the median filter: it is not.
-        j = (self._ri - 1) & (_RING - 1)
-        j2 = (j - 1) & (_RING - 1)
+        j = (self._ri - 1) & _RMASK
+        j2 = (j - 1) & _RMASK
         jx = self._ax[j] - self._ax[j2]
         jy = self._ay[j] - self._ay[j2]
         jz = self._az[j] - self._az[j2]
@@ -295,7 +501,7 @@ class Detector:
         else:
             self._quiet = 0
         if not self._armed:
-            if self._quiet >= _ARM_RUN and self._upright_now():
+            if self._quiet >= self._arm_run and self._upright_now():
                 self._arm_now()
             return
         self._watch_tilt(t, mx, my)
@@ -304,12 +510,36 @@ class Detector:
         level = self._level
         dev = total - level
         self._track_episode(t, dev)
+        if self._tilting:
+            return  # a leaning tower's weight loss is its own, never sticks
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
-        elif shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
+            return
+        if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
-            if d < -(self._stick * 6 // 10):
+            if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
+                return
+        if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
+            self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
+
+    def _onset(self, t, drop):
+        """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
+        reported once its weight has (all but a quarter) gone; the count is settled at the
+        final level (_fell)."""
+        unit = self._unit()
+        k = (drop + unit // 4) // unit
+        if self._nsticks and k > self._nsticks:
+            k = self._nsticks
+        if k <= self._fk:
+            self._fk_run = 0
+            return
+        self._fk_run += 1
+        if self._fk_run < 2:
+            return  # held for two samples
+        self._emit(FELL, t, k - self._fk, drop)
+        self._fk = k
+        self._fk_run = 0
 
     def _learn_noise(self, spread, rate):
         spread *= 16
@@ -348,9 +578,10 @@ class Detector:
         self._has_ref = True
 
     def _watch_tilt(self, t, mx, my):
-        """Topple: the base leans past ~4 degrees, steadily, for _TILT_RUN samples."""
-        j = (self._ri - 1) & (_RING - 1)
-        j2 = (j - 1) & (_RING - 1)
+        """Topple: the base leans past ~4 degrees from the armed reference, steadily and
+        growing, for _TILT_RUN samples."""
+        j = (self._ri - 1) & _RMASK
+        j2 = (j - 1) & _RMASK
         # Mean of the last two readings takes the edge off sensor noise.
         dx = (self._ax[j] + self._ax[j2]) // 2 - self._rx
         dy = (self._ay[j] + self._ay[j2]) // 2 - self._ry
@@ -360,14 +591,18 @@ class Detector:
             self._ep_shake += 1
         # A lean keeps its direction from sample to sample; a knock's vibration does not.
         steady = dx * self._pdx + dy * self._pdy + dz * self._pdz >= e2 // 2
+        # A lean grows (or holds) from sample to sample; a knock's swing comes and goes.
+        growing = e2 >= self._pe2 - self._pe2 // 8
+        self._pe2 = e2
         self._pdx = dx
         self._pdy = dy
         self._pdz = dz
-        if e2 >= self._tilt2 and steady and self._upright_g(dx, dy, dz):
+        self._tilting = e2 >= _TILTING_MG * _TILTING_MG
+        if e2 >= self._tilt2 and steady and growing and self._upright_g(dx, dy, dz):
             self._tilt_run += 1
         else:
             self._tilt_run = 0
-        if self._tilt_run >= _TILT_RUN and self._cop_agrees(e2, mx, my):
+        if self._tilt_run >= _TILT_RUN:
             self._emit(TOPPLE, t, 1, 0)
             self._armed = False  # fallen: re-baseline once it stands still and upright again
             self._run = 0
@@ -375,59 +610,41 @@ class Detector:
             self._tilt_run = 0
 
     def _upright_g(self, dx, dy, dz):
-        """A lean keeps |a| near 1 g; a knock does not (within 15 %)."""
+        """A lean keeps |a| roughly 1 g (the tower's own rotation adds some); a hard knock
+        does not."""
         x = self._rx + dx
         y = self._ry + dy
         z = self._rz + dz
         a2 = x * x + y * y + z * z
         r2 = self._rx * self._rx + self._ry * self._ry + self._rz * self._rz
         r2 = r2 // 100
-        return a2 >= r2 * 72 and a2 <= r2 * 132
-
-    def _cop_agrees(self, e2, mx, my):
-        """With the empty plate known, the centre of pressure must move ~2.6 mm per degree."""
-        zero = self._zero
-        if zero is None:
-            return True
-        total = 0
-        for i in range(self.ncells):
-            d = self._median(3 * i) - zero[i]
-            lim = self._lim[i]
-            if d > lim:
-                d = lim
-            elif d < -lim:
-                d = -lim
-            total += d * self._num[i] // self._den[i]
-        total //= 100  # grams
-        if total < 20:  # under 20 g on the plate: nothing to lean
-            return True
-        # Moment shift (g mm, clamped to stay a small int when squared); 1 degree ~ 2.6 mm.
-        sx = _clamp((mx - self._mx) // 100, 20000)
-        sy = _clamp((my - self._my) // 100, 20000)
-        shift_mm = _isqrt(sx * sx + sy * sy) // total
-        lean_deg = _isqrt(e2) * 10 // 175
-        return shift_mm * 10 >= lean_deg * 26 * 3 // 10
+        return a2 >= r2 * 50 and a2 <= r2 * 250
 
     def _track_episode(self, t, dev):
-        if dev > self._exc:
+        # Pressure counts only while the base is calm: a knock's swing is no hand.
+        calm = _age(t, self._shake_t) > _SHAKE_MS
+        if dev > self._exc or dev < -self._exc:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
+        if dev > self._exc and calm:
             self._ep_pos += 1
+            self._ep_press += 1
+            if self._ep_press > self._ep_hold:
+                self._ep_hold = self._ep_press
             if dev > self._ep_peak:
                 self._ep_peak = dev
-        elif dev < -self._exc:
-            if not self._ep:
-                self._ep = True
-                self._ep_t = t
-            self._ep_neg += 1
+        else:
+            self._ep_press = 0
+            if dev < -self._exc and calm:
+                self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
             if _age(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
             elif self._spread(_QUICK) <= self._band:
                 d = self._avg(self._ring, _QUICK) - self._level
-                if d > s * 75 // 100 and d < s * 130 // 100:
+                if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                         self._pl_level = d
@@ -436,7 +653,7 @@ class Detector:
                         self._pl_back = 0
                 else:
                     self._pl_run = 0
-                    if d > s * 160 // 100:
+                    if d > self._hand:
                         self._pl_on = False  # a hand again
             else:
                 self._pl_run = 0
@@ -450,12 +667,13 @@ class Detector:
         s = self._stick
         mean = self._mean
         if -self._same <= d <= self._same:
+            self._fk = 0
             calm = not self._ep
             if self._ep:
                 self._episode_end(t)
             if calm and _age(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
-            elif self._run >= _RESYNC_RUN:
+            elif self._run >= self._resync_run:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -470,13 +688,13 @@ class Detector:
             self._fell(t, -d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
-        fits = d > s * 75 // 100 and d < s * 130 // 100
-        if fits or (self._run >= _HOLD_RUN and d > mean // 2 and d < mean * 3 // 2):
+        fits = self._one_lo < d < self._one_hi
+        if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
-        elif d < s * 75 // 100 and self._rest_of_last(t, d):
+        elif d < self._one_lo and self._rest_of_last(t, d):
             self._commit(d, mx, my)
-        elif self._run >= _HOLD_RUN * 3:
+        elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
     def _rest_of_last(self, t, d):
@@ -486,7 +704,7 @@ class Detector:
         if _age(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
             return False
         whole = self._mass[n - 1] + d
-        if whole < self._stick * 85 // 100 or whole > self._stick * 120 // 100:
+        if whole < self._whole_lo or whole > self._whole_hi:
             return False
         self._mass[n - 1] = whole
         self._sum += d
@@ -507,10 +725,8 @@ class Detector:
             self._forget(1, self._pl_level)
         elif (
             self._ep_peak >= self._touch_min
-            and self._ep_pos >= 6
-            and self._ep_neg * 4 <= self._ep_pos
+            and self._ep_hold >= self._press_run  # a hand holds; a ringing plate swings both ways
             and self._ep_shake * 3 <= self._ep_pos
-            and _age(self._ep_t, self._shake_t) > 0  # a hand presses; a knock jolts the base
         ):
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
@@ -529,20 +745,26 @@ class Detector:
         self._emit(PLACED, t, 1, g100)
 
     def _fell(self, t, drop, mx, my):
+        """The level after a fall: the count from the weight that left, less what _onset
+        already reported."""
         n = self._count(drop)
-        self._emit(FELL, t, n, drop)
+        if n > self._fk:
+            self._emit(FELL, t, n - self._fk, drop)
+        self._fk = 0
         self._forget(n, drop)
         self._commit(-drop, mx, my)
+
+    def _unit(self):
+        """Typical mass of the sticks on the tower (weighed when placed)."""
+        on = self._nsticks
+        if 0 < on <= _MAX_STICKS and self._sum // on >= self._stick // 2:
+            return self._sum // on
+        return self._mean
 
     def _count(self, drop):
         """How many sticks weigh `drop`, judged against the sticks weighed on the tower."""
         on = self._nsticks
-        unit = self._mean
-        if on > 0:
-            # Mean of the sticks actually on the tower (their masses were weighed).
-            unit = self._sum // on if on <= _MAX_STICKS else self._mean
-            if unit < self._stick // 2:
-                unit = self._mean
+        unit = self._unit()
         if on == 0 or drop > self._sum + unit * 6 // 10:
             extra = drop - self._sum if on > 0 else drop
             n = on + (2 * extra + unit) // (2 * unit)
@@ -576,21 +798,19 @@ def _age(t, t0):
     return d - _TICKS_MASK - 1 if d > _TICKS_HALF else d
 
 
+def _pct(v, p):
+    return v * p // 100
+
+
+def _samples(rate_hz, ms):
+    """Samples in `ms` at the nominal rate (at least one)."""
+    n = int(rate_hz * ms) // 1000
+    return n if n > 0 else 1
+
+
 def _clamp(v, lim):
     if v > lim:
         return lim
     if v < -lim:
         return -lim
     return v
-
-
-def _isqrt(v):
-    """Integer square root (Newton), no allocation."""
-    if v <= 0:
-        return 0
-    x = v
-    y = (x + 1) // 2
-    while y < x:
-        x = y
-        y = (x + v // x) // 2
-    return x

@@ -32,6 +32,7 @@ class Tally:
     false_touches: int = 0
     latency: dict = field(default_factory=lambda: {"placed": [], "fell": [], "topple": []})
     misses: list = field(default_factory=list)
+    miss_times: list = field(default_factory=list)  # trace time (ms) of each miss, for plots
 
     def add(self, other: Tally) -> None:
         for name in vars(self):
@@ -91,6 +92,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.latency["placed"] = [f - t for t, f in pairs if f is not None]
     tally.misses += [f"{label} placed missed at {t}" for t, f in pairs if f is None]
     tally.misses += [f"{label} placed extra at {f}" for f in extra]
+    tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Topples.
     pairs, extra = _match(times(play, "topple"), times(found, "topple"), TOPPLE_WINDOW)
@@ -100,6 +102,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.latency["topple"] = [f - t for t, f in pairs if f is not None]
     tally.misses += [f"{label} topple missed at {t}" for t, f in pairs if f is None]
     tally.misses += [f"{label} false topple at {f}" for f in extra]
+    tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Touches.
     pairs, extra = _match(times(play, "touch"), times(found, "touch"), TOUCH_WINDOW)
@@ -108,6 +111,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.false_touches = len(extra)
     tally.misses += [f"{label} touch missed at {t}" for t, f in pairs if f is None]
     tally.misses += [f"{label} touch extra at {f}" for f in extra]
+    tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Falls, per turn: a turn runs from its button press to the next one; turns that end in a
     # topple are left out (the rules send that turn's sticks back to the bag).
@@ -127,6 +131,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
             if got:
                 tally.phantom_fall_turns += 1
                 tally.misses += [f"{label} turn {turn}: fell {got} reported, none fell"]
+                tally.miss_times.append(got_events[0]["t_ms"])
             continue
         tally.turns_with_falls += 1
         bucket = tally.buckets[_bucket(want)]
@@ -136,6 +141,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
             bucket[1] += 1
         else:
             tally.misses += [f"{label} turn {turn}: fell {want}, reported {got}"]
+            tally.miss_times.append(min(e["onset_ms"] for e in bursts))
         onset = min(e["onset_ms"] for e in bursts)
         after = [e["t_ms"] for e in got_events if e["t_ms"] >= onset - 50]
         if after:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 from sticktable.engine import Game, Standings
 from sticktable.games.stickstack import blocked, next_seat
-from sticktable.sim.tower import Clear, Rebuild, Sample, Stick, VirtualTower
+from sticktable.sim.tower import Clear, Fall, Rebuild, Sample, Stick, VirtualTower
 
 STILL_MS = 2500  # empty tower held still between rounds (the spec asks >= 2 s)
 
@@ -36,8 +36,8 @@ class SimGame:
         **house,
     ):
         """`house`: the game's house rules; `physics`: stick_g, cells, noise_scale (the
-        board), spread (how far sticks' masses differ, default 5 %) and tremor (how much hands
-        shake, default 1)."""
+        board), spread (how far sticks' masses differ, default 5 %), tremor (how much hands
+        shake, default 1), and any setting of sim/physics.py (a value or a (low, high) range)."""
         if isinstance(players, str):
             players = [p for p in players.split(",") if p]
         self.players = list(players)
@@ -48,7 +48,8 @@ class SimGame:
         physics = dict(physics or {})
         spread = physics.pop("spread", 0.05)
         tremor = physics.pop("tremor", 1.0)
-        self.tower = VirtualTower.create(seed, clean=clean, **physics)
+        board = {k: physics.pop(k) for k in ("stick_g", "cells", "noise_scale") if k in physics}
+        self.tower = VirtualTower.create(seed, clean=clean, physics=physics, **board)
         self.tower.tremor = tremor
         self.meta = self.tower.board.meta()
         self.lively = lively  # scales how often things go wrong (falls, knocks, topples)
@@ -150,9 +151,17 @@ class SimGame:
         tower_count = len(self.tower.sticks_on)
         fall_after = rng.uniform(40, 350) if rng.random() < 0.04 * self.lively else None
         self.tower.place(stick, heavy=heavy, fall_after_ms=fall_after)
+        pr = self.tower.prng
+        standing = self.tower.standing_sticks()
+        during = None
+        if heavy and standing and pr.random() < self.tower.physics.overlap_p:
+            during = pr.choice(standing)  # a stick falls while the hand presses
+            self.tower.add(Fall(self.tower, [during], 0.0, True, delay_ms=pr.uniform(80, 450)))
         self._settle()
         self._hand = None
         self._rule({"type": "placed"}, {"placed": True})
+        if during is not None and self.game.state["holder"] is not None:
+            self._record_fall([during])
         if fall_after is not None:
             self._record_fall([stick])
         elif tower_count > 0 and rng.random() < self._topple_chance(tower_count):
@@ -166,6 +175,8 @@ class SimGame:
         lively = self.lively
         self._run(rng.uniform(150, 1200))
         standing = self.tower.standing_sticks()
+        if self._overlap():
+            return
         roll = rng.random()
         if standing and roll < 0.12 * lively:
             self._burst(standing)
@@ -187,6 +198,27 @@ class SimGame:
         elif roll < 0.33 * lively:
             self.tower.knock(strength_mg=rng.uniform(60, 400))
             self._settle()
+
+    def _overlap(self) -> bool:
+        """Now and then events run into each other, or someone leans on the table."""
+        pr = self.tower.prng
+        phys = self.tower.physics
+        roll = pr.random()
+        if roll < phys.overlap_p / 2:
+            self.tower.knock(strength_mg=pr.uniform(100, 500))
+            self._run(pr.uniform(80, 300))  # a touch follows the knock
+            self.tower.touch()
+        elif roll < phys.overlap_p:
+            self.tower.lean_table(touch_after_ms=pr.uniform(300, 1200))  # a lean into a touch
+        elif pr.random() < phys.lean_p:
+            self.tower.lean_table()
+            self._settle()
+            return True
+        else:
+            return False
+        self._settle()
+        self._rule({"type": "touch"})
+        return True
 
     def _burst(self, standing: list[Stick]) -> None:
         rng = self.rng

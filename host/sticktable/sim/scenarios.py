@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from sticktable.sim.tower import Rebuild, Sample, Stick, VirtualTower
+from sticktable.sim.physics import REAL
+from sticktable.sim.tower import Fall, Rebuild, Sample, Stick, VirtualTower
 
 
 @dataclass
@@ -22,8 +23,8 @@ class Scenario:
 
 
 class _Script:
-    def __init__(self, seed: int, clean: bool = False, **physics):
-        self.tower = VirtualTower.create(seed, clean=clean, **physics)
+    def __init__(self, seed: int, clean: bool = False, physics: dict | None = None, **board):
+        self.tower = VirtualTower.create(seed, clean=clean, physics=physics, **board)
         self.rng = random.Random(seed + 101)
         g = self.tower.board.stick_g
         self.bag = [Stick(i, round(g * self.rng.uniform(0.95, 1.05), 3)) for i in range(36)]
@@ -206,6 +207,47 @@ def _crumble(s):
     s.settle()
 
 
+def _press_fall(s):
+    s.build(6, heavy=False)
+    for _ in range(4):
+        s.new_turn()
+        s.run(400)
+        victim = s.rng.choice(s.tower.standing_sticks())
+        s.tower.place(s.bag.pop(), heavy=True)
+        s.tower.add(Fall(s.tower, [victim], 0.0, True, delay_ms=s.rng.uniform(80, 400)))
+        s.settle()
+        s.run(900)
+
+
+def _knock_touch(s):
+    s.build(6)
+    for _ in range(3):
+        s.tower.knock(strength_mg=s.rng.uniform(150, 500))
+        s.run(s.rng.uniform(80, 300))
+        s.tower.touch()
+        s.settle()
+        s.run(900)
+    s.place()
+
+
+def _lean_touch(s):
+    s.build(6)
+    for _ in range(3):
+        s.tower.lean_table(touch_after_ms=s.rng.uniform(300, 1200))
+        s.settle()
+        s.run(900)
+    s.place()
+
+
+def _ring_knock(s):
+    s.build(8)
+    for _ in range(4):
+        s.tower.knock(strength_mg=s.rng.uniform(200, 700))
+        s.settle()
+        s.run(1200)
+    s.place()
+
+
 SCENARIOS = {
     "gentle": _gentle,
     "heavy": _heavy,
@@ -227,6 +269,29 @@ SCENARIOS = {
     "inverted": _build8,
     "topple": _topple,
     "crumble": _crumble,
+    # On the issue-10 physics (ringing plate, rigid tower, slow and steady hands: REAL).
+    "ring-falls": _single_falls,
+    "ring-burst": _burst,
+    "ring-knock": _ring_knock,
+    "slow-hands": _gentle,
+    "rigid-topple": _topple,
+    "rigid-crumble": _crumble,
+    "press-fall": _press_fall,
+    "knock-touch": _knock_touch,
+    "lean-touch": _lean_touch,
+}
+
+# Scenarios played on more than the original virtual tower's physics (sim/physics.py specs).
+SCENARIO_PHYSICS = {
+    "ring-falls": REAL,
+    "ring-burst": REAL,
+    "ring-knock": REAL,
+    "slow-hands": dict(REAL, slow_p=1.0),
+    "rigid-topple": dict(REAL, rest_p=0.0),
+    "rigid-crumble": dict(REAL, rest_p=1.0),
+    "press-fall": REAL,
+    "knock-touch": REAL,
+    "lean-touch": REAL,
 }
 
 
@@ -241,11 +306,15 @@ BOARD_QUIRKS = {
 }
 
 
-def scenario(name: str, seed: int = 1, clean: bool = False, **physics) -> Scenario:
-    """The labelled trace of scenario `name` (KeyError if there is none); `physics` may set
-    the board's stick_g, cells and noise_scale."""
+def scenario(
+    name: str, seed: int = 1, clean: bool = False, physics: dict | None = None, **board
+) -> Scenario:
+    """The labelled trace of scenario `name` (KeyError if there is none); `board` may set the
+    board's stick_g, cells and noise_scale, `physics` replaces the scenario's physics spec."""
     script = SCENARIOS[name]
-    s = _Script(seed, clean=clean, **physics)
+    if physics is None:
+        physics = SCENARIO_PHYSICS.get(name)
+    s = _Script(seed, clean=clean, physics=physics, **board)
     if name in BOARD_QUIRKS:
         BOARD_QUIRKS[name](s.tower.board, s.rng)
     s.run(2500)

@@ -23,6 +23,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from sticktable.sim.physics import Physics, Plate
+
 MAX_COUNTS = 8388607
 MIN_COUNTS = -8388608
 GRAVITY_MG = 1000.0
@@ -181,13 +183,34 @@ class VirtualTower:
     tilt_dir: float = 0.0
     tower_load: float = 1.0  # share of the tower body still on the plate
     tower_xy: tuple[float, float] = (0.0, 0.0)
+    physics: Physics = field(default_factory=Physics)
+    prng: random.Random = field(default_factory=random.Random)  # draws of the extra physics
+    cop_shift_mm: float | None = None  # a rigid topple's centre of pressure (None: 2.6 mm/deg)
+    tilt_rate: float = 0.0  # rad/s, while toppling (an accelerometer off the pivot feels it)
+    tilt_acc: float = 0.0  # rad/s^2
+    lean: tuple[float, float] = (0.0, 0.0)  # the table's own tilt (degrees, direction)
+    resting: bool = False  # a toppled tower came to rest leaning on the plate
     _weights_cache: dict = field(default_factory=dict)
+    _plate: Plate | None = None
 
     @classmethod
-    def create(cls, seed: int, clean: bool = False, **physics) -> VirtualTower:
-        """A tower on a random board; `physics` may set stick_g, cells, noise_scale."""
+    def create(
+        cls, seed: int, clean: bool = False, physics: dict | None = None, **board
+    ) -> VirtualTower:
+        """A tower on a random board; `board` may set stick_g, cells, noise_scale; `physics`
+        is a spec for `Physics.draw` (host/sticktable/sim/physics.py), default all off."""
         rng = random.Random(seed)
-        return cls(board=Board.random(rng, clean=clean, **physics), rng=rng)
+        prng = random.Random(seed * 7907 + 11)  # apart from rng: the original draws stay
+        tower = cls(board=Board.random(rng, clean=clean, **board), rng=rng, prng=prng)
+        tower.physics = Physics.draw(prng, physics)
+        if tower.physics.ring_hz or tower.physics.hx_average:
+            tower._plate = Plate(tower.physics, len(tower.board.counts_per_gram))
+        return tower
+
+    def kick_plate(self, grams: float, x: float, y: float) -> None:
+        """A knock rings the plate with about `grams` (shared over the cells by the lever rule)."""
+        if self._plate is not None:
+            self._plate.kick([grams * w for w in self._weights(x, y)])
 
     # -- sampling ----------------------------------------------------------------------------
 
@@ -234,9 +257,16 @@ class VirtualTower:
         """Everything pressing on the plate now: (grams, x, y)."""
         theta = self.tilt_deg
         factor = max(0.0, 1.0 - 0.045 * (theta / 10.0) ** 2)
-        shift = min(COP_MM_PER_DEG * theta, 55.0)
-        sx = shift * math.cos(self.tilt_dir)
-        sy = shift * math.sin(self.tilt_dir)
+        if self.resting:
+            factor = 1.0  # lying against the plate: tower_load says what still presses on it
+        if self.cop_shift_mm is not None:
+            shift = self.cop_shift_mm
+        else:
+            shift = min(COP_MM_PER_DEG * theta, 55.0)
+        # A table leaning by a degree moves the centre of pressure of a tower ~80 mm high.
+        lean = 80.0 * math.sin(math.radians(self.lean[0]))
+        sx = shift * math.cos(self.tilt_dir) + lean * math.cos(self.lean[1])
+        sy = shift * math.sin(self.tilt_dir) + lean * math.sin(self.lean[1])
         tx, ty = self.tower_xy
         loads = [(self.board.tower_g * self.tower_load * factor, tx + sx, ty + sy)]
         for s in self.sticks_on:
@@ -256,6 +286,8 @@ class VirtualTower:
             if g:
                 for i, w in enumerate(self._weights(x, y)):
                     grams[i] += g * w
+        if self._plate is not None:
+            grams = self._plate.read(t, grams)
         minutes = t / 60000.0
         warm = 1.0 - math.exp(-t / 1000.0 / b.warmup_tau_s)
         lost = rng.random() < b.missing_p / 4  # now and then a whole period without readings
@@ -289,8 +321,23 @@ class VirtualTower:
 
     def _gravity(self) -> tuple[float, float, float]:
         th = math.radians(self.tilt_deg)
-        s = GRAVITY_MG * math.sin(th)
-        return s * math.cos(self.tilt_dir), s * math.sin(self.tilt_dir), GRAVITY_MG * math.cos(th)
+        # Along the tilt direction u and up z, in the base's frame: gravity, and (off the
+        # pivot, d inward and h up) the tangential alpha x r and centripetal -omega^2 r.
+        u = GRAVITY_MG * math.sin(th)
+        z = GRAVITY_MG * math.cos(th)
+        d = self.physics.accel_arm_mm / 1000.0
+        if d and (self.tilt_rate or self.tilt_acc):
+            h = self.physics.accel_h_mm / 1000.0
+            w2 = self.tilt_rate * self.tilt_rate
+            per_mg = GRAVITY_MG / 9.81
+            u += (self.tilt_acc * h + w2 * d) * per_mg
+            z += (self.tilt_acc * d - w2 * h) * per_mg
+        ax, ay = u * math.cos(self.tilt_dir), u * math.sin(self.tilt_dir)
+        if self.lean[0]:  # the table itself leans (small angle)
+            s = GRAVITY_MG * math.sin(math.radians(self.lean[0]))
+            ax += s * math.cos(self.lean[1])
+            ay += s * math.sin(self.lean[1])
+        return ax, ay, z
 
     # -- actions -----------------------------------------------------------------------------
 
@@ -318,6 +365,10 @@ class VirtualTower:
 
     def topple(self, crumble: bool = False):
         return self.add(Topple(self, crumble))
+
+    def lean_table(self, touch_after_ms: float | None = None):
+        """Someone leans on the table (and, with `touch_after_ms`, runs into the tower)."""
+        return self.add(TableLean(self, touch_after_ms))
 
     def press_button(self, seat: int, long: bool = False):
         return self.add(Button(self, seat, long))
@@ -355,6 +406,19 @@ class Place(Effect):
         self.phase = rng.uniform(0, 6.3)
         self.fall_after = fall_after_ms
         self.turn = tower.turn
+        p, pr = tower.physics, tower.prng
+        self.slow = not heavy and pr.random() < p.slow_p
+        if self.slow:  # the stick's weight arrives smoothly over most of a second
+            self.support, self.press = 0.0, 0.0
+            self.ramp = pr.uniform(*p.slow_ms)
+            self.hold = pr.uniform(30.0, 150.0)
+        if pr.random() < p.steady_p:
+            self.tremor = 0.0
+        self.smooth = p.smooth_hands
+        if self.smooth:
+            self.release = pr.uniform(60.0, 200.0)
+        if heavy and pr.random() < p.brisk_p:
+            self.release = pr.uniform(8.0, 25.0)  # a press let go at once
 
     def _hand(self, t: float) -> float:
         """The stick's share resting on the tower and the hand's extra press (grams)."""
@@ -362,6 +426,8 @@ class Place(Effect):
         wobble = self.tremor * math.sin(2 * math.pi * self.freq * u / 1000.0 + self.phase)
         if u < self.ramp:
             k = u / self.ramp
+            if self.slow or self.smooth:
+                k = 0.5 - 0.5 * math.cos(math.pi * k)
             return self.stick.mass_g * (1 - self.support) * k + (self.press + wobble) * k
         u -= self.ramp
         if u < self.hold:
@@ -369,6 +435,8 @@ class Place(Effect):
             return self.stick.mass_g * (1 - self.support) + max(0.0, self.press + wander + wobble)
         u -= self.hold
         k = min(1.0, u / self.release)
+        if self.smooth:
+            k = 0.5 - 0.5 * math.cos(math.pi * k)
         hold = self.stick.mass_g * (1 - self.support) + max(0.0, self.press + wobble)
         return hold * (1 - k) + self.stick.mass_g * k
 
@@ -394,7 +462,11 @@ class Fall(Effect):
         self.leave = [(start + o, s) for o, s in zip(offsets, sticks, strict=True)]
         self.leaving: list[tuple[float, Stick]] = []  # (t_left, stick) sliding off now
         self.slide_ms = rng.uniform(10.0, 60.0)  # how long a stick's weight takes to leave
+        leave = tower.physics.leave_ms
+        if tuple(leave) != (10.0, 60.0):
+            self.slide_ms = tower.prng.uniform(*leave)
         self.landings: list[float] = []
+        self.clips: list[tuple[float, float, float, float, float]] = []  # t, ms, g, x, y
         self.label = label
         self.first = None
         self.count = 0
@@ -406,6 +478,9 @@ class Fall(Effect):
             k = max(0.0, 1.0 - (t - t_left) / self.slide_ms)
             if k > 0:
                 out.append((s.mass_g * k, s.x * 1.3, s.y * 1.3))
+        for tc, ms, g, x, y in self.clips:  # a falling stick clips the base
+            if tc <= t < tc + ms:
+                out.append((g * math.sin(math.pi * (t - tc) / ms), x, y))
         return out
 
     def accel(self, tower, t):
@@ -425,11 +500,28 @@ class Fall(Effect):
                 tower.sticks_on.remove(stick)
                 self.leaving.append((t_left, stick))
                 self.landings.append(t_left + tower.rng.uniform(200, 300))
+                pr = tower.prng
+                if pr.random() < tower.physics.clip_p:
+                    self.clips.append(
+                        (
+                            t_left + self.slide_ms + pr.uniform(60, 160),
+                            pr.uniform(8, 25),
+                            pr.uniform(5, 30),
+                            stick.x * 1.8,
+                            stick.y * 1.8,
+                        )
+                    )
                 self.count += 1
                 if self.first is None:
                     self.first = t_left
         self.leaving = [(tl, s) for tl, s in self.leaving if t - tl < self.slide_ms]
-        if not self.leave and not self.leaving and all(t - tl > 120 for tl in self.landings):
+        self.clips = [c for c in self.clips if t < c[0] + c[1]]
+        if (
+            not self.leave
+            and not self.leaving
+            and not self.clips
+            and all(t - tl > 120 for tl in self.landings)
+        ):
             self.done = True
             if self.label and self.count:
                 event = tower.record("fell", self.first, count=self.count, onset_ms=int(self.first))
@@ -449,18 +541,24 @@ class Touch(Effect):
         self.freq = rng.uniform(7, 12)
         self.tremor = (rng.uniform(0.5, 2.0) + 0.03 * self.peak) * tower.tremor  # never still
         self.phase = rng.uniform(0, 6.3)
+        self.smooth = tower.physics.smooth_hands
+        if tower.prng.random() < tower.physics.steady_p:
+            self.tremor = 0.0
+
+    def _ease(self, k):
+        return 0.5 - 0.5 * math.cos(math.pi * k) if self.smooth else k
 
     def _force(self, t):
         u = t - self.t0
         if u < self.ramp:
-            return self.peak * u / self.ramp
+            return self.peak * self._ease(u / self.ramp)
         u -= self.ramp
         if u < self.hold:
             wobble = self.tremor * math.sin(2 * math.pi * self.freq * u / 1000.0 + self.phase)
             wander = 0.15 * self.peak * math.sin(u / 150.0 + self.phase)
             return max(0.0, self.peak + wander + wobble)
         u -= self.hold
-        return max(0.0, self.peak * (1 - u / self.ramp))
+        return max(0.0, self.peak * (1 - self._ease(min(1.0, u / self.ramp))))
 
     def loads(self, tower, t):
         return [(self._force(t), self.x, self.y)]
@@ -485,6 +583,12 @@ class Knock(Effect):
         self.dir = [v / norm for v in d]
         self.pos = (rng.uniform(-30, 30), rng.uniform(-30, 30))
         tower.record("knock", self.t0, labelled=False)
+        ring = tower.physics.knock_ring_g
+        if ring:  # the base goes quiet within ~0.1 s; the plate rings on
+            pr = tower.prng
+            self.tau = pr.uniform(12.0, 30.0)
+            grams = ring * pr.uniform(0.5, 1.5) * min(1.5, self.amp / 300.0)
+            tower.kick_plate(grams * pr.choice((-1, 1)), *self.pos)
         if knock_off:
             standing = tower.standing_sticks()
             victims = rng.sample(standing, min(knock_off, len(standing)))
@@ -549,13 +653,35 @@ class Topple(Effect):
         self.passed = False
         self.landed = None
         self.impact = None
+        p, pr = tower.physics, tower.prng
+        self.end_deg = 85.0
+        if pr.random() < p.rest_p:  # comes to rest leaning, part of its weight on the plate
+            self.end_deg = p.rest_deg
+            self.rest = p.rest_load
+        # A rigid tower: the centre of pressure first runs out to the footprint's edge, with
+        # the tower still upright, then stays pinned there while it tilts.
+        self.run_ms = pr.uniform(150.0, 600.0) if p.rigid else 0.0
+        self.edge = p.footprint_mm
+
+    def _angle(self, u: float) -> float:
+        u -= self.run_ms
+        if u < 0:
+            return 0.0
+        if u < self.lean_ms:
+            return self.lean_deg * u / self.lean_ms
+        return min(self.end_deg, _curve_at(self.curve, (u - self.lean_ms) / 1000.0))
 
     def step(self, tower, t):
         u = t - self.t0
-        if u < self.lean_ms:
-            tower.tilt_deg = self.lean_deg * u / self.lean_ms
-        else:
-            tower.tilt_deg = min(85.0, _curve_at(self.curve, (u - self.lean_ms) / 1000.0))
+        if self.run_ms:
+            k = min(1.0, u / self.run_ms)
+            tower.cop_shift_mm = self.edge * (0.5 - 0.5 * math.cos(math.pi * k))
+        tower.tilt_deg = self._angle(u)
+        if self.landed is None:
+            h = 4.0  # ms: rates from the angle's own curve
+            a, b = math.radians(self._angle(u - h)), math.radians(self._angle(u + h))
+            tower.tilt_rate = (b - a) / (2 * h / 1000.0)
+            tower.tilt_acc = (b - 2 * math.radians(tower.tilt_deg) + a) / (h / 1000.0) ** 2
         th = tower.tilt_deg
         if not self.passed and th >= TOPPLE_TRUTH_DEG:
             self.passed = True
@@ -565,8 +691,10 @@ class Topple(Effect):
                 tower.sticks_on.remove(s)
         if th >= 45.0:
             tower.tower_load = self.rest
-        if th >= 85.0 and self.landed is None:
+        if th >= self.end_deg and self.landed is None:
             self.landed = t
+            tower.tilt_rate = tower.tilt_acc = 0.0
+            tower.resting = self.end_deg < 85.0
             tower.sticks_on.clear()
             self.impact = Knock(tower, 900.0, 0)
             tower.effects.append(self.impact)
@@ -623,6 +751,8 @@ class Rebuild(Effect):
         tower.tilt_deg = self.start * (1 - k) if k < 0.9 else tower.rng.uniform(0.0, 0.25)
         if k > 0.5:
             tower.tower_load = 1.0
+            tower.cop_shift_mm = None
+            tower.resting = False
         if k >= 1.0:
             tower.tilt_deg = tower.rng.uniform(0.0, 0.3)
             self.done = True
@@ -674,4 +804,35 @@ class Button(Effect):
             tower.buttons |= self.bit
         else:
             tower.buttons &= ~self.bit
+            self.done = True
+
+
+class TableLean(Effect):
+    """Someone leans on the table: it tilts a degree or two for a few seconds, slowly; with
+    `touch_after_ms` the leaning person also runs into the tower (a touch)."""
+
+    def __init__(self, tower, touch_after_ms):
+        pr = tower.prng
+        self.t0 = tower.t
+        self.deg = pr.uniform(*tower.physics.lean_deg)
+        self.dir = pr.uniform(0, 2 * math.pi)
+        self.ramp = pr.uniform(300.0, 800.0)
+        self.hold = pr.uniform(800.0, 3000.0)
+        self.touch_at = None if touch_after_ms is None else self.t0 + touch_after_ms
+        tower.record("lean", self.t0, labelled=False)
+
+    def step(self, tower, t):
+        u = t - self.t0
+        if self.touch_at is not None and t >= self.touch_at:
+            self.touch_at = None
+            tower.touch()
+        if u < self.ramp:
+            k = u / self.ramp
+        elif u < self.ramp + self.hold:
+            k = 1.0
+        else:
+            k = max(0.0, 1.0 - (u - self.ramp - self.hold) / self.ramp)
+        tower.lean = (self.deg * (0.5 - 0.5 * math.cos(math.pi * k)), self.dir)
+        if u >= 2 * self.ramp + self.hold and self.touch_at is None:
+            tower.lean = (0.0, 0.0)
             self.done = True

@@ -1,0 +1,33 @@
+"""The detection bench reports only on seeds the detector was never tuned on."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_detect.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_detect", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tuning_and_reporting_seeds_never_meet(bench):
+    widest = bench.report_seeds(bench.MAX_REPORT)
+    assert not set(widest) & set(bench.TUNING_SEEDS)
+    with pytest.raises(ValueError):
+        bench.report_seeds(bench.MAX_REPORT + 1)
+
+
+def test_the_independent_regime_lies_outside_the_tuned_ranges(bench):
+    from sticktable.sim.physics import REAL
+
+    independent = bench.regimes()["independent"][1]
+    for name in ("ring_hz", "ring_zeta", "footprint_mm", "accel_arm_mm", "leave_ms"):
+        lo, hi = REAL[name]
+        olo, ohi = independent[name]
+        assert ohi <= lo or olo >= hi, name
