@@ -14,6 +14,7 @@ from sticktable.commands.replay import load_game
 from sticktable.daemon import KEY_HELP, TableSession
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
+from sticktable.house.publisher import add_publish_options, publishing
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
 from sticktable.rings_view import RingPrinter
@@ -82,6 +83,7 @@ def register(subparsers) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
     add_scoreboard_option(parser)
     add_journal_option(parser)
+    add_publish_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -125,6 +127,7 @@ def run(args) -> int:
             if args.scoreboard:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
+            stack.enter_context(publishing(args, journal.path, say))
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
             resume = journal.board_position(game_id) if game_id is not None else None
             link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
