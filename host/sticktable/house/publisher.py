@@ -18,6 +18,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
@@ -154,10 +155,21 @@ class TablePublisher:
     # -- the publishing thread -------------------------------------------------------------
 
     def _run(self) -> None:
-        self.db = sqlite3.connect(self.journal_path, isolation_level=None, timeout=10)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(CURSOR_SCHEMA)
+        """Publish until stopped; a journal that cannot be read now (not made yet, locked
+        for long) is tried again, never the end of publishing."""
+        while not self._stopping.is_set():
+            try:
+                self._serve()
+            except sqlite3.Error as err:
+                self.say(f"publishing: journal {self.journal_path}: {err}; trying again")
+                self._stopping.wait(1.0)
+
+    def _serve(self) -> None:
+        # mode=rw: the table's journal is made by the table, never by its publisher.
+        uri = f"file:{quote(self.journal_path)}?mode=rw"
+        self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
         try:
+            self.db.executescript(CURSOR_SCHEMA)
             while not self._stopping.is_set():
                 self._wake.wait(POLL_S)
                 self._wake.clear()

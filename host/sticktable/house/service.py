@@ -21,6 +21,8 @@ from sticktable.house.views import plain
 
 # How often the house may ask one table for one game again.
 ASK_EVERY_S = 1.0
+# Messages stored in one transaction at most.
+BATCH = 500
 
 
 class House:
@@ -46,16 +48,20 @@ class House:
         self.connection.stop()
 
     def run(self, stop: threading.Event, idle_s: float = 0.2) -> None:
-        """Handle what arrives until `stop` is set."""
+        """Handle what arrives until `stop` is set. What has queued up meanwhile is stored in
+        one transaction (one disk sync for many tables' events)."""
         while not stop.is_set():
             try:
-                topic, raw = self._inbox.get(timeout=idle_s)
+                batch = [self._inbox.get(timeout=idle_s)]
             except queue.Empty:
                 self._ask_for_missing()
                 continue
-            self.handle(topic, raw)
-            if self._inbox.empty():
-                self._ask_for_missing()
+            while len(batch) < BATCH and not self._inbox.empty():
+                batch.append(self._inbox.get_nowait())
+            with self.store.journal.transaction():
+                for topic, raw in batch:
+                    self.handle(topic, raw)
+            self._ask_for_missing()
 
     def handle(self, topic: str, raw: bytes) -> None:
         try:
