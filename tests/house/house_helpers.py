@@ -9,9 +9,11 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 from sticktable.engine import Game
+from sticktable.house.views import plain
 
 REPO = Path(__file__).resolve().parents[2]
 STICKTABLE = [sys.executable, "-m", "sticktable"]
@@ -28,10 +30,10 @@ def start_table(name: str, journal: Path, broker_url: str, credentials: Path, se
     )  # fmt: skip
 
 
-def start_house(journal: Path, broker_url: str, credentials: Path) -> subprocess.Popen:
+def start_house(journal: Path, broker_url: str, credentials: Path, *more: str) -> subprocess.Popen:
     return subprocess.Popen(
         [*STICKTABLE, "house", "--mqtt", broker_url, "--mqtt-credentials", str(credentials),
-         "--journal", str(journal)],
+         "--journal", str(journal), *more],
         cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,
     )  # fmt: skip
@@ -110,5 +112,18 @@ def wait_until_equal(tables: dict[str, Path], house: Path, timeout: float = 60) 
     return wrong
 
 
+def get_json(url: str) -> object:
+    """A JSON answer of the web console (what its pages are filled from)."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as answer:
+                return json.loads(answer.read())
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def standings(header: dict, events: list[dict]) -> dict:
-    return json.loads(json.dumps(Game(header, events).standings(), default=str))
+    return plain(Game(header, events).standings())

@@ -11,6 +11,7 @@ import time
 
 from house_helpers import (
     differences,
+    get_json,
     house_games,
     standings,
     start_house,
@@ -19,14 +20,15 @@ from house_helpers import (
     table_games,
     wait_until_equal,
 )
-from mqtt_parts import CuttableCable
+from mqtt_parts import CuttableCable, free_port
 
 PLAYERS = {"T1": "Ann,Bo", "T2": "Cy,Di,Ed", "T3": "Fay,Gus"}
 
 
 def test_three_tables_the_house_standings_equal_each_tables_replay(mosquitto, tmp_path):
     house_journal = tmp_path / "house.sqlite"
-    house = start_house(house_journal, mosquitto.url, mosquitto.credentials)
+    web = f"127.0.0.1:{free_port()}"
+    house = start_house(house_journal, mosquitto.url, mosquitto.credentials, "--web", web)
     journals = {name: tmp_path / f"{name}.sqlite" for name in PLAYERS}
     tables = [
         start_table(
@@ -39,16 +41,24 @@ def test_three_tables_the_house_standings_equal_each_tables_replay(mosquitto, tm
         assert table.returncode == 0, out[-3000:]
         assert "publishing to mqtt://127.0.0.1" in out
     wrong = wait_until_equal(journals, house_journal)
+    # The house's web console (the console's own code over the house journal): every table's
+    # game with its players' final totals, as the console's pages show them.
+    listed = {row["id"]: row for row in get_json(f"http://{web}/api/games")}
+    shown = {gid: get_json(f"http://{web}/api/games/{gid}")["summary"] for gid in listed}
     news = stop(house)
     assert not wrong, f"{wrong}\n{news}"
     stored = house_games(house_journal)
-    assert len(stored) == 3
+    assert len(stored) == len(listed) == 3
     for name, journal in journals.items():
         for gid, (header, events) in table_games(journal).items():
             got_header, got_events, finished = stored[(name, gid)]
             assert finished, f"{name} game {gid} is over at the table, not in the house"
-            assert standings(got_header, got_events) == standings(header, events)
+            expected = standings(header, events)
+            assert standings(got_header, got_events) == expected
+            (on_page,) = [s for s in shown.values() if s["players"] == header["players"]]
+            assert on_page["totals"] == expected["totals"] and on_page["finished"]
     assert "0 malformed or refused" in news
+    assert f"console: http://{web}/" in news
 
 
 def test_broker_killed_a_table_cut_off_for_30_s_and_the_house_restarted_lose_nothing(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import threading
 
+from sticktable.commands.serve import add_web_option, history_console
 from sticktable.errors import UserError
 from sticktable.house.broker import add_broker_options, broker_from_args
 from sticktable.house.service import House
@@ -34,6 +35,7 @@ def register(subparsers) -> None:
         default="house",
         help="this house's name on the broker (its persistent session; default: house)",
     )
+    add_web_option(parser, required=False)
     parser.add_argument("-q", "--quiet", action="store_true", help="no news of the tables")
     parser.set_defaults(func=run)
 
@@ -47,6 +49,10 @@ def run(args) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with Journal(args.journal or data_dir() / "house.sqlite") as journal:
         store = HouseStore(journal)
+        # Every table's games, the league (leaderboards across tables and nights) in a browser.
+        console = history_console(journal.path, args.web, say) if args.web else None
+        if console:
+            console.start()
         house = House(store, broker, name=args.name, say=say)
         if house.start():
             say(f"house: listening on {broker.address} (journal {journal.path})")
@@ -58,6 +64,8 @@ def run(args) -> int:
             pass
         finally:
             house.stop()
+            if console:
+                console.stop()
         say(
             f"house: {house.stored} event(s) stored, {store.repeats} repeat(s) ignored, "
             f"{store.rejected} malformed or refused message(s) not applied"
