@@ -36,6 +36,8 @@ CREATE TABLE IF NOT EXISTS mqtt_cursor (
 );
 """
 POLL_S = 0.02
+# Standings are retained summaries, not the record: at most this often per game (and at its end).
+STANDINGS_EVERY_S = 0.5
 # Publications in flight (sent, not yet acknowledged) per game at most.
 WINDOW = 200
 # At the end of a game, how long `run` waits for the broker to take what it has not yet (a
@@ -60,6 +62,7 @@ class _Outgoing:
     header_sent: bool = False  # on this connection
     header_acked: bool | None = None  # the `finished` of the header the broker acknowledged
     standings_sent: int = -1
+    standings_at: float = 0.0  # when they were last published (monotonic)
     early: set[int] = field(default_factory=set)  # acknowledged out of order
 
     @property
@@ -97,6 +100,7 @@ class TablePublisher:
         self._status: dict | None = None
         self._caught_up = threading.Event()
         self._rounds = 0  # passes of the publishing loop
+        self._journal_version: int | None = None
         self._thread: threading.Thread | None = None
         self.db: sqlite3.Connection | None = None
 
@@ -168,6 +172,7 @@ class TablePublisher:
         # mode=rw: the table's journal is made by the table, never by its publisher.
         uri = f"file:{quote(self.journal_path)}?mode=rw"
         self.db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10)
+        self._journal_version = None
         try:
             self.db.executescript(CURSOR_SCHEMA)
             while not self._stopping.is_set():
@@ -249,6 +254,11 @@ class TablePublisher:
     def _read_journal(self) -> None:
         """New games and new events since the last look."""
         assert self.db is not None
+        # data_version moves only when another connection (the table) commits: a cheap look.
+        (version,) = self.db.execute("PRAGMA data_version").fetchone()
+        if version == self._journal_version:
+            return
+        self._journal_version = version
         rows = self.db.execute(
             "SELECT g.id, g.header, g.source, g.finished,"
             " (SELECT COALESCE(MAX(idx) + 1, 0) FROM events e WHERE e.game_id = g.id),"
@@ -310,10 +320,11 @@ class TablePublisher:
                 event = out.events[out.sent - out.acked]
                 self._send(game_id, out.sent, "events", {"index": out.sent, "event": event})
                 out.sent += 1
-            if out.standings_sent != out.read and out.sent == out.read:
+            due = out.finished or time.monotonic() - out.standings_at >= STANDINGS_EVERY_S
+            if out.standings_sent != out.read and out.sent == out.read and due:
                 standings = {"events": out.read, "standings": standings_payload(out.game)}
                 self._send(game_id, STANDINGS, "standings", standings, retain=True)
-                out.standings_sent = out.read
+                out.standings_sent, out.standings_at = out.read, time.monotonic()
 
     def _header(self, game_id: int) -> dict:
         assert self.db is not None
