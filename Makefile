@@ -24,21 +24,25 @@ demo: $(STAMP)
 	$(BIN)/sticktable run --sim --seed 3 --players Ann,Bo,Cy --speed $(SPEED) \
 		--journal $(VENV)/demo-journal.sqlite
 
-# Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py).
-test: $(STAMP) $(STUBS) $(CHROMIUM)
-	$(BIN)/python -m pytest -q tests
-
-# The web console's browser tests drive Debian's chromium (never a browser download); as root
-# (CI) it is installed when missing, otherwise this fails loudly and so do the tests.
+# Programs from Debian the tests run for real; as root (CI) they are installed when missing,
+# otherwise this fails loudly and so do the tests. The web console's browser tests drive
+# Debian's chromium (never a browser download); the house's tests a real mosquitto.
 CHROMIUM := /usr/bin/chromium
+MOSQUITTO := /usr/sbin/mosquitto
 $(CHROMIUM):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+$(MOSQUITTO):
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto
+
+# Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py).
+test: $(STAMP) $(STUBS) $(CHROMIUM) $(MOSQUITTO)
+	$(BIN)/python -m pytest -q tests
 
 # The README's pictures of the web console, taken by its browser tests.
 screenshots: $(STAMP) $(CHROMIUM)
 	STICKTABLE_SCREENSHOTS=host/docs/screenshots $(BIN)/python -m pytest -q tests/web
 
-bench: $(STAMP)
+bench: $(STAMP) $(MOSQUITTO)
 	@for b in tests/bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # Hardware helper's targets (hardware/README.md). PROFILE picks a board from hardware/pinmap.json.

@@ -8,6 +8,7 @@ import contextlib
 from sticktable.cliargs import add_hello_timeout, check_run_options
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
+from sticktable.house.publisher import add_publish_options, publishing
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
@@ -67,6 +68,7 @@ def register(subparsers) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
     add_scoreboard_option(parser)
     add_journal_option(parser)
+    add_publish_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -91,6 +93,8 @@ def run(args) -> int:
             if args.scoreboard:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
+            say = (lambda text: None) if args.quiet else print
+            stack.enter_context(publishing(args, journal.path, say))  # --mqtt: to the house
             sim = (
                 stack.enter_context(simulate(game.header, args.seed, args.speed))
                 if args.sim

@@ -32,18 +32,24 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    history_console(args.journal, args.web, lambda text: print(text, flush=True)).run()
+    return 0
+
+
+def history_console(journal, address: str, say):
+    """The console over a journal's history, bound and announced; `.run()` serves it in the
+    foreground, `.start()` in a thread (`sticktable house --web`)."""
     # Imported here: the other commands never pay for the web stack.
     from sticktable.web.app import build_app
     from sticktable.web.history import History
     from sticktable.web.security import Access
     from sticktable.web.server import Server, announce, bind, is_lan, parse_address
 
-    host, port = parse_address(args.web)
+    host, port = parse_address(address)
     access = Access(lan=is_lan(host))
-    history = History(args.journal)
+    history = History(journal)
     if not history.exists():
-        print(f"no games yet in {history.path}: serving an empty games list")
+        say(f"no games yet in {history.path}: serving an empty games list")
     sock = bind(host, port)
-    announce(sock, access, lambda text: print(text, flush=True), qr=False)
-    Server(build_app(history, access), sock).run()
-    return 0
+    announce(sock, access, say, qr=False)
+    return Server(build_app(history, access), sock)
