@@ -230,8 +230,15 @@ def run_link(
 ) -> dict:
     """Stream events from a fake board through a damaging wire; faults spread over the run."""
     board = FakeBoard(boot=boot_id(0))
-    wire = NoisyWire(board.path, byte_error=byte_error, seed=seed)
-    link = BoardLink.open(wire.path, hello_timeout=5)
+    wire = link = None
+    try:
+        wire = NoisyWire(board.path, byte_error=byte_error, seed=seed)
+        link = BoardLink.open(wire.path, hello_timeout=5)
+    except BaseException:
+        if wire is not None:
+            wire.close()
+        board.close()
+        raise
     seen: dict[int, int] = {}
     timing: list[tuple[float, float]] = []  # (born on the board, delivered) in us
     outages: list[list[float]] = []  # [start, end] us of each cable pull / reboot
@@ -282,7 +289,10 @@ def run_link(
     try:
         while time.monotonic() - t0 < timeout:
             pump()
-            if actions and len(seen) >= actions[0][0]:
+            # Faults are placed by events accounted for: delivered, or lost in a reboot's gap
+            # (counting only delivered ones, a run whose reboots lose many never gets there).
+            accounted = len(seen) + sum(g.get("n") or 0 for g in gaps)
+            if actions and accounted >= actions[0][0]:
                 _, what = actions.pop(0)
                 outages.append([now_us(), 0])
                 if what == "disconnect":

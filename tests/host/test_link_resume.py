@@ -18,12 +18,16 @@ import time
 import pytest
 from pty_board import PtyBoard
 
+from sticktable.journal import REFEREE_OK, Journal
+
 TIMEOUT = 30.0
 PLAYERS = "Ann,Bo"
 
 
 class Daemon:
     """`sticktable run` as its own process, its output in a file, keys through a pipe."""
+
+    started: list[Daemon] = []  # killed after each test, whatever happened
 
     def __init__(self, board: PtyBoard, journal, log, *args: str):
         self.log = log
@@ -33,6 +37,7 @@ class Daemon:
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=self._out, stderr=subprocess.STDOUT, text=True
         )
+        Daemon.started.append(self)
 
     def key(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
@@ -47,6 +52,9 @@ class Daemon:
         try:
             code = self.proc.wait(TIMEOUT)
         finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
             self.proc.stdin.close()
             self._out.close()
         return code
@@ -89,8 +97,14 @@ def wait_for(condition, what: str, daemon: Daemon | None = None, timeout: float 
 @pytest.fixture
 def board():
     b = PtyBoard("b0000001")
-    yield b
-    b.close()
+    try:
+        yield b
+    finally:
+        while Daemon.started:
+            daemon = Daemon.started.pop()
+            if not daemon.proc.stdin.closed:
+                daemon.stop()
+        b.close()
 
 
 @pytest.fixture
@@ -127,3 +141,95 @@ def test_loss_path_4_nothing_is_acknowledged_before_it_is_journaled(board, journ
     wait_for(lambda: board.pending == 0, "the board's buffer emptied", second)
     second.stop(signal.SIGINT)
     assert sorted(board_events(journal)) == want
+
+
+def start_game(board: PtyBoard, journal, log, events: int = 3) -> Daemon:
+    """Daemon A: a new game, the board's first `events` events journaled and acknowledged."""
+    first = Daemon(board, journal, log, "--players", PLAYERS)
+    for _ in range(events):
+        board.event()
+    boot = board.link._boot
+    want = {(boot, s) for s in range(1, events + 1)}
+    wait_for(lambda: want <= set(board_events(journal)), f"events 1..{events}", first)
+    wait_for(lambda: board.pending == 0, "the acks", first)
+    return first
+
+
+def hellos(journal) -> list[dict]:
+    return [f["message"] for f in facts(journal) if f["message"]["k"] == "hello"]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["sigkill", "ctrl-c"])
+def test_loss_path_1_a_journaled_hello_does_not_move_the_resume_position(
+    board, journal, tmp_path, stop
+):
+    start_game(board, journal, tmp_path / "a.log").stop()  # daemon A: 1..3, then killed
+    for _ in range(3):
+        board.event()  # 4..6 sensed while no daemon listens
+    board.mute = True  # their resends do not get through to daemon B
+    board.discard_wire()
+    second = Daemon(board, journal, tmp_path / "b.log", "--resume")
+    wait_for(lambda: len(hellos(journal)) == 2, "daemon B's hello fact", second)
+    assert hellos(journal)[-1]["s"] == 6  # the hello says 6: the journal has only 1..3
+    second.stop(stop)
+
+    board.mute = False
+    board.discard_wire()
+    third = Daemon(board, journal, tmp_path / "c.log", "--resume")
+    want = [("b0000001", s) for s in range(1, 7)]
+    wait_for(lambda: set(want) <= set(board_events(journal)), "events 4..6", third, timeout=15)
+    wait_for(lambda: board.pending == 0, "the acks", third)
+    third.stop(signal.SIGINT)
+    assert sorted(board_events(journal)) == want
+    assert not [f for f in facts(journal) if f["message"]["k"] == "gap"]
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["prev", "no-prev"])
+def test_loss_path_2_a_board_rebooted_while_the_daemon_was_down(board, journal, tmp_path, kept):
+    start_game(board, journal, tmp_path / "a.log").stop()  # daemon A: 1..3, then killed
+    board.event("fell")
+    board.event("placed", t=board.ms(), g=81)  # 4, 5: never acknowledged
+    # The board resets; what it kept in its watchdog scratch registers, if anything: the old
+    # boot, its last event number, the last one acknowledged, the kinds not acknowledged.
+    board.boot("b0000002", prev=["b0000001", 5, 3, ["placed", "fell"]] if kept else None)
+    board.discard_wire()
+    second = Daemon(board, journal, tmp_path / "b.log", "--resume")
+    wait_for(lambda: any(f["message"]["k"] == "gap" for f in facts(journal)), "a gap", second)
+    board.event()  # the new boot's first event: play is paused
+    wait_for(lambda: ("b0000002", 1) in board_events(journal), "the new boot's event", second)
+    second.stop(signal.SIGINT)
+
+    (gap,) = [f["message"] for f in facts(journal) if f["message"]["k"] == "gap"]
+    assert (gap["old_boot"], gap["boot"], gap["why"]) == ("b0000001", "b0000002", "reboot")
+    if kept:
+        assert gap["n"] == 2 and gap["exact"] is True
+        assert gap["kinds"] == ["placed", "fell"]
+    else:
+        assert gap["exact"] is False  # the count is unknown: the referee checks the tower
+    (new,) = [f for f in facts(journal) if f["boot"] == "b0000002" and f["seq"] == 1]
+    assert new["decision"].startswith("held")
+    assert "referee, check the tower" in second.output()
+
+
+def test_the_resume_position_and_the_pause_come_from_the_journal(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        game = j.new_game({"game": "stick-stack", "players": ["A", "B"]}, "board")
+        hello = {"k": "hello", "s": 9, "u": 3, "boot": "b1", "proto": [1, 1]}
+        j.record_fact(game, hello, "link: board", "b1")
+        assert j.board_position(game) is None  # a hello is no board event
+        j.record_fact(game, {"k": "fell", "s": 2, "n": 1}, "no rule event", "b1")
+        j.record_fact(game, {"k": "hb", "s": 9}, "link", "b1")
+        j.record_fact(game, {"k": "link", "up": False, "src": "host"}, "link: down", "b1")
+        assert j.board_position(game) == ("b1", 2)
+        assert j.holds(game) == {}
+        gap = {"k": "gap", "src": "host", "why": "reboot", "n": 3, "boot": "b2", "exact": True}
+        j.record_fact(game, dict(gap, old_boot="b1", kinds=["fell"]), "link: gap", "b1")
+        assert j.board_position(game) == ("b2", 0)  # the old boot is closed, its loss counted
+        assert j.holds(game) == {"gap": "3 board event(s) lost (reboot; fell among them)"}
+        j.record_fact(game, {"k": "fault", "s": 1, "what": "cells", "ok": False}, "link", "b2")
+        assert j.board_position(game) == ("b2", 1) and set(j.holds(game)) == {"gap", "fault:cells"}
+        j.record_fact(game, REFEREE_OK, "referee: play goes on", "b2")
+        assert j.holds(game) == {}
+        j.record_fact(game, {"k": "fault", "s": 2, "what": "cells", "ok": False}, "link", "b2")
+        j.record_fact(game, {"k": "fault", "s": 3, "what": "cells", "ok": True}, "link", "b2")
+        assert j.holds(game) == {} and j.board_position(game) == ("b2", 3)

@@ -9,12 +9,13 @@ import queue
 import sys
 import threading
 import time
+from pathlib import Path
 
 from sticktable.commands.replay import load_game
 from sticktable.daemon import KEY_HELP, TableSession
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
-from sticktable.journal import Journal, add_journal_option
+from sticktable.journal import Journal, add_journal_option, default_path
 from sticktable.keyvalue import parse_pairs
 from sticktable.rings_view import RingPrinter
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
@@ -96,10 +97,10 @@ def header_from_args(args) -> dict:
     return header
 
 
-def open_game(journal: Journal, args) -> tuple[int | None, Game]:
+def open_game(journal: Journal | None, args) -> tuple[int | None, Game]:
     """The game to play: an unfinished one from the journal (with its id), or a new one from
     the options (id None: it is journaled only once the board has answered)."""
-    if args.resume:
+    if journal is not None:
         row = journal.last_unfinished() if args.resume == "last" else journal.game(args.resume)
         if row is None:
             raise UserError("no unfinished game to resume (see `sticktable games`)")
@@ -118,7 +119,12 @@ def run(args) -> int:
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
     say = (lambda text: None) if args.quiet else print
-    with Journal(args.journal) as journal:
+    # A new game's journal is opened once the board has answered: a failed open leaves none.
+    path = Path(args.journal) if args.journal else default_path()
+    if args.resume and not path.exists():
+        raise UserError(f"no unfinished game to resume (no journal at {path})")
+    with contextlib.ExitStack() as outer:
+        journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
         game_id, game = open_game(journal, args)
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
@@ -126,9 +132,10 @@ def run(args) -> int:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
-            resume = journal.board_position(game_id) if game_id is not None else None
+            resume = journal.board_position(game_id) if journal is not None else None
             link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
-            if game_id is None:
+            if journal is None:
+                journal = outer.enter_context(Journal(args.journal))
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
             players = ", ".join(game.header["players"])
             say(
