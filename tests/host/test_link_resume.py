@@ -35,7 +35,12 @@ class Daemon:
         cmd += ["--journal", str(journal), *args]
         self._out = open(log, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=self._out, stderr=subprocess.STDOUT, text=True
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            preexec_fn=ctrl_c_works,
         )
         Daemon.started.append(self)
 
@@ -61,6 +66,12 @@ class Daemon:
 
     def output(self) -> str:
         return self.log.read_text()
+
+
+def ctrl_c_works() -> None:
+    """In the child: SIGINT as at a terminal. A test run from a background job inherits SIGINT
+    ignored, and Python then never turns it into KeyboardInterrupt: Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def facts(journal) -> list[dict]:
