@@ -275,11 +275,15 @@ class Journal:
         """(boot, seq) where a resumed link starts, so that no board event is applied twice or
         skipped: the last sequenced board event journaled for the game. A hello, heartbeat or
         link message never moves it (a hello's `s` counts events the journal may not have).
-        A reboot's gap closes the old boot, its losses counted: (new boot, 0)."""
+        A reboot's gap closes the old boot, its losses counted: (new boot, 0). Before any of
+        these, the game's first hello says which boot the game began with: (that boot, 0)."""
         position = None
         for fact in self.facts(game_id):
             message = fact["message"]
-            if is_event(message) and fact["boot"]:
+            if position is None and message.get("k") == "hello" and message.get("src") is None:
+                if isinstance(message.get("boot"), str):
+                    position = (message["boot"], 0)
+            elif is_event(message) and fact["boot"]:
                 position = (fact["boot"], message["s"])
             elif message.get("k") == "gap" and message.get("why") == "reboot":
                 if message.get("src") == "host" and isinstance(message.get("boot"), str):

@@ -150,27 +150,9 @@ class NoisyWire:
 
     def _damage(self, data: bytes) -> bytes:
         self.passed += len(data)
-        if not self.byte_error:
-            return data
-        rng = self.rng
-        out = bytearray()
-        # Skip ahead geometrically to the next damaged byte: cheap at low rates.
-        pos = 0
-        while True:
-            gap = int(rng.expovariate(self.byte_error)) if self.byte_error < 1 else 0
-            nxt = pos + gap
-            if nxt >= len(data):
-                out += data[pos:]
-                return bytes(out)
-            out += data[pos:nxt]
-            self.damaged += 1
-            what = rng.randrange(3)
-            if what == 0:
-                out.append(data[nxt] ^ (1 << rng.randrange(8)))
-            elif what == 2:
-                out.append(rng.randrange(256))
-                out.append(data[nxt])
-            pos = nxt + 1
+        out, hits = damage(data, self.byte_error, self.rng)
+        self.damaged += hits
+        return out
 
     def _run(self) -> None:
         import select
@@ -199,6 +181,32 @@ class NoisyWire:
         self._thread.join(2)
         for fd in (self.a, self.b_master, self.b_slave):
             os.close(fd)
+
+
+def damage(data: bytes, byte_error: float, rng) -> tuple[bytes, int]:
+    """`data` with each byte damaged with probability `byte_error` (a flipped bit, a lost byte
+    or an inserted random byte, equally likely); returns it and how many bytes were hit."""
+    if not byte_error:
+        return data, 0
+    out = bytearray()
+    hits = 0
+    # Skip ahead geometrically to the next damaged byte: cheap at low rates.
+    pos = 0
+    while True:
+        gap = int(rng.expovariate(byte_error)) if byte_error < 1 else 0
+        nxt = pos + gap
+        if nxt >= len(data):
+            out += data[pos:]
+            return bytes(out), hits
+        out += data[pos:nxt]
+        hits += 1
+        what = rng.randrange(3)
+        if what == 0:
+            out.append(data[nxt] ^ (1 << rng.randrange(8)))
+        elif what == 2:
+            out.append(rng.randrange(256))
+            out.append(data[nxt])
+        pos = nxt + 1
 
 
 BOOT_SPAN = 1_000_000  # event indices of boot b start at b * BOOT_SPAN

@@ -11,67 +11,16 @@ from __future__ import annotations
 import json
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 
 import pytest
+from daemon_process import Daemon
 from pty_board import PtyBoard
 
 from sticktable.journal import REFEREE_OK, Journal
 
 TIMEOUT = 30.0
 PLAYERS = "Ann,Bo"
-
-
-class Daemon:
-    """`sticktable run` as its own process, its output in a file, keys through a pipe."""
-
-    started: list[Daemon] = []  # killed after each test, whatever happened
-
-    def __init__(self, board: PtyBoard, journal, log, *args: str):
-        self.log = log
-        cmd = [sys.executable, "-m", "sticktable", "run", "--port", board.path]
-        cmd += ["--journal", str(journal), *args]
-        self._out = open(log, "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=self._out,
-            stderr=subprocess.STDOUT,
-            text=True,
-            preexec_fn=ctrl_c_works,
-        )
-        Daemon.started.append(self)
-
-    def key(self, line: str) -> None:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def stop(self, sig=signal.SIGKILL) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        try:
-            code = self.proc.wait(TIMEOUT)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc.stdin.close()
-            self._out.close()
-        return code
-
-    def output(self) -> str:
-        return self.log.read_text()
-
-
-def ctrl_c_works() -> None:
-    """In the child: SIGINT as at a terminal. A test run from a background job inherits SIGINT
-    ignored, and Python then never turns it into KeyboardInterrupt: Ctrl-C would do nothing."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def facts(journal) -> list[dict]:
@@ -98,7 +47,7 @@ def board_events(journal) -> list[tuple[str, int]]:
 def wait_for(condition, what: str, daemon: Daemon | None = None, timeout: float = TIMEOUT):
     deadline = time.monotonic() + timeout
     while not condition():
-        if daemon is not None and not daemon.alive():
+        if daemon is not None and not daemon.alive:
             raise AssertionError(f"the daemon exited while waiting for {what}: {daemon.output()}")
         if time.monotonic() > deadline:
             raise AssertionError(f"no {what} within {timeout:g} s")
@@ -111,10 +60,7 @@ def board():
     try:
         yield b
     finally:
-        while Daemon.started:
-            daemon = Daemon.started.pop()
-            if not daemon.proc.stdin.closed:
-                daemon.stop()
+        Daemon.stop_all()
         b.close()
 
 
@@ -129,7 +75,7 @@ def test_loss_path_4_nothing_is_acknowledged_before_it_is_journaled(board, journ
     for _ in range(10):
         board.event()
     acked: list[int] = []
-    first = Daemon(board, journal, tmp_path / "a.log", "--players", PLAYERS)
+    first = Daemon(board.path, journal, tmp_path / "a.log", "--players", PLAYERS)
 
     def kill_on_ack(a: int) -> None:
         if a > 0 and not acked:
@@ -137,7 +83,7 @@ def test_loss_path_4_nothing_is_acknowledged_before_it_is_journaled(board, journ
         acked.append(a)
 
     board.on_ack = kill_on_ack
-    wait_for(lambda: acked and max(acked) > 0 or not first.alive(), "an ack")
+    wait_for(lambda: acked and max(acked) > 0 or not first.alive, "an ack")
     first.stop()
     board.on_ack = None
     journaled = board_events(journal)
@@ -146,7 +92,7 @@ def test_loss_path_4_nothing_is_acknowledged_before_it_is_journaled(board, journ
 
     # The next daemon journals the rest, each event once.
     board.discard_wire()
-    second = Daemon(board, journal, tmp_path / "b.log", "--resume")
+    second = Daemon(board.path, journal, tmp_path / "b.log", "--resume")
     want = [("b0000001", s) for s in range(1, 11)]
     wait_for(lambda: set(want) <= set(board_events(journal)), "all ten events", second)
     wait_for(lambda: board.pending == 0, "the board's buffer emptied", second)
@@ -156,7 +102,7 @@ def test_loss_path_4_nothing_is_acknowledged_before_it_is_journaled(board, journ
 
 def start_game(board: PtyBoard, journal, log, events: int = 3) -> Daemon:
     """Daemon A: a new game, the board's first `events` events journaled and acknowledged."""
-    first = Daemon(board, journal, log, "--players", PLAYERS)
+    first = Daemon(board.path, journal, log, "--players", PLAYERS)
     for _ in range(events):
         board.event()
     boot = board.link._boot
@@ -179,14 +125,14 @@ def test_loss_path_1_a_journaled_hello_does_not_move_the_resume_position(
         board.event()  # 4..6 sensed while no daemon listens
     board.mute = True  # their resends do not get through to daemon B
     board.discard_wire()
-    second = Daemon(board, journal, tmp_path / "b.log", "--resume")
+    second = Daemon(board.path, journal, tmp_path / "b.log", "--resume")
     wait_for(lambda: len(hellos(journal)) == 2, "daemon B's hello fact", second)
     assert hellos(journal)[-1]["s"] == 6  # the hello says 6: the journal has only 1..3
     second.stop(stop)
 
     board.mute = False
     board.discard_wire()
-    third = Daemon(board, journal, tmp_path / "c.log", "--resume")
+    third = Daemon(board.path, journal, tmp_path / "c.log", "--resume")
     want = [("b0000001", s) for s in range(1, 7)]
     wait_for(lambda: set(want) <= set(board_events(journal)), "events 4..6", third, timeout=15)
     wait_for(lambda: board.pending == 0, "the acks", third)
@@ -204,7 +150,7 @@ def test_loss_path_2_a_board_rebooted_while_the_daemon_was_down(board, journal, 
     # boot, its last event number, the last one acknowledged, the kinds not acknowledged.
     board.boot("b0000002", prev=["b0000001", 5, 3, ["placed", "fell"]] if kept else None)
     board.discard_wire()
-    second = Daemon(board, journal, tmp_path / "b.log", "--resume")
+    second = Daemon(board.path, journal, tmp_path / "b.log", "--resume")
     wait_for(lambda: any(f["message"]["k"] == "gap" for f in facts(journal)), "a gap", second)
     board.event()  # the new boot's first event: play is paused
     wait_for(lambda: ("b0000002", 1) in board_events(journal), "the new boot's event", second)
@@ -226,8 +172,11 @@ def test_the_resume_position_and_the_pause_come_from_the_journal(tmp_path):
     with Journal(tmp_path / "j.sqlite") as j:
         game = j.new_game({"game": "stick-stack", "players": ["A", "B"]}, "board")
         hello = {"k": "hello", "s": 9, "u": 3, "boot": "b1", "proto": [1, 1]}
+        assert j.board_position(game) is None
         j.record_fact(game, hello, "link: board", "b1")
-        assert j.board_position(game) is None  # a hello is no board event
+        assert j.board_position(game) == ("b1", 0)  # the game's first boot, not the hello's s
+        j.record_fact(game, dict(hello, boot="b0"), "link: board", "b0")
+        assert j.board_position(game) == ("b1", 0)  # a later hello moves nothing
         j.record_fact(game, {"k": "fell", "s": 2, "n": 1}, "no rule event", "b1")
         j.record_fact(game, {"k": "hb", "s": 9}, "link", "b1")
         j.record_fact(game, {"k": "link", "up": False, "src": "host"}, "link: down", "b1")
@@ -244,3 +193,37 @@ def test_the_resume_position_and_the_pause_come_from_the_journal(tmp_path):
         j.record_fact(game, {"k": "fault", "s": 2, "what": "cells", "ok": False}, "link", "b2")
         j.record_fact(game, {"k": "fault", "s": 3, "what": "cells", "ok": True}, "link", "b2")
         assert j.holds(game) == {} and j.board_position(game) == ("b2", 3)
+
+
+def decision(journal, boot: str, seq: int) -> str:
+    (fact,) = [
+        f
+        for f in facts(journal)
+        if (f["boot"], f["seq"]) == (boot, seq) and f["message"]["k"] not in ("hello", "hb")
+    ]
+    return fact["decision"]
+
+
+def test_loss_path_3_a_pause_survives_a_daemon_restart(board, journal, tmp_path):
+    first = start_game(board, journal, tmp_path / "a.log")
+    board.boot("b0000002", prev=["b0000001", 3, 3, []])  # a reboot mid-game: play pauses
+    wait_for(lambda: any(f["message"]["k"] == "gap" for f in facts(journal)), "the gap", first)
+    first.stop()  # killed while paused
+
+    second = Daemon(board.path, journal, tmp_path / "b.log", "--resume")
+    board.event()
+    wait_for(lambda: ("b0000002", 1) in board_events(journal), "an event", second)
+    assert decision(journal, "b0000002", 1).startswith("held")  # still paused
+    second.key("ok")  # the referee has checked the tower
+    wait_for(lambda: any(f["message"]["k"] == "ok" for f in facts(journal)), "the ok", second)
+    board.event()
+    wait_for(lambda: ("b0000002", 2) in board_events(journal), "an event", second)
+    assert not decision(journal, "b0000002", 2).startswith("held")
+    second.stop(signal.SIGINT)
+
+    third = Daemon(board.path, journal, tmp_path / "c.log", "--resume")  # the ok is journaled too
+    board.event()
+    wait_for(lambda: ("b0000002", 3) in board_events(journal), "an event", third)
+    assert not decision(journal, "b0000002", 3).startswith("held")
+    third.stop(signal.SIGINT)
+    assert "play is paused" in second.output() and "play is paused" not in third.output()

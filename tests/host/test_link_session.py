@@ -361,3 +361,14 @@ def test_resume_against_a_board_that_rebooted_meanwhile_reports_the_gap(prev):
     assert (gap["n"], gap["exact"]) == ((2, True) if prev else (0, False))
     assert gap.get("kinds") == (["fell"] if prev else None)
     assert [m["s"] for m in pair.events()] == [1]
+
+
+def test_another_board_on_the_port_is_refused_never_acked():
+    pair = Pair()
+    pair.run(5)
+    pair.board = Link(pair.to_host.append, lambda m: None, dict(INFO, board="t2", boot="cccc0003"))
+    pair.board.event("fell", n=1)
+    pair.board.hello()
+    with pytest.raises(ProtocolMismatch, match="another board"):
+        pair.run(5)
+    assert pair.board.pending == 1  # nothing of it was acknowledged

@@ -144,6 +144,8 @@ def run(args) -> int:
             rings = RingPrinter(game.header["players"], say)
             send = scoreboard.tap(link.send) if scoreboard else link.send
             session = TableSession(journal, game_id, game, send=send, say=say)
+            if session.holds:  # resumed while paused: still paused
+                say(f"          !! play is paused ({'; '.join(session.holds.values())})")
             session.on_board(link.hello)
             session.begin()
             # Typed input from a terminal, or from a pipe when no script plays the game.

@@ -217,6 +217,13 @@ class HostSession:
                 f"the board speaks protocol {proto[0]}.{proto[1]}, this host "
                 f"{PROTO[0]}.{PROTO[1]}: features of the newer side are not used"
             )
+        if self.hello is not None and msg.get("board") != self.hello.get("board"):
+            # Another board answers on this port (unplugged, another one plugged in, or a
+            # device path reused): its events are no part of this game, and acking them would
+            # make its own host lose them.
+            raise ProtocolMismatch(
+                f"another board ({msg.get('board')}) answers instead of {self.hello.get('board')}"
+            )
         boot = msg.get("boot")
         s = msg["s"]
         u = msg.get("u")
