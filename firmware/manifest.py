@@ -16,6 +16,7 @@ package(
         "detect.py",
         "hx711.py",
         "intqueue.py",
+        "keep.py",
         "link.py",
         "median.py",
         "proto.py",

@@ -16,7 +16,8 @@
 # The Board interface (board_rp2.RP2Board, board_esp32.ESP32Board, board_sim.SimBoard; nothing
 # else touches hardware):
 #   board.info               dict for the hello: "board" (id), "boot" (8 hex, random per start),
-#                            "reset" (cause), "seats", "cells"
+#                            "reset" (cause), "seats", "cells" [, "prev" (tablefw/keep.py)]
+#   board.keep               None, or keep(s, a, mask) for the link (tablefw/keep.py)
 #   board.config             dict of Detector arguments: counts_per_gram, cell_xy_mm, stick_g,
 #                            rate_hz, zero_counts (may be None)
 #   board.cal_file           where the calibration is stored (None: kept in RAM only)
@@ -96,9 +97,16 @@ class App:
         self._wake = asyncio.Event()
         commands = tuple(schema.COMMANDS)
         hello = {"fw": FW_VERSION, "cmds": sorted(commands)}  # (MicroPython dicts: no order)
-        for key in ("board", "boot", "reset", "seats", "cells"):
-            hello[key] = info[key]
-        self.link = Link(board.write_host, self.command, hello, commands=commands)
+        for key in ("board", "boot", "reset", "seats", "cells", "prev"):
+            if key in info:
+                hello[key] = info[key]
+        self.link = Link(
+            board.write_host,
+            self.command,
+            hello,
+            commands=commands,
+            keep=getattr(board, "keep", None),  # the link's state kept across a reset
+        )
 
     # -- the sampling path: no allocation from here to the end of step() --------------------
 
@@ -154,7 +162,10 @@ class App:
         if kind == "show":
             return self.display.update(msg)
         if kind == "arm":
-            self.cal.arm()
+            sticks = msg.get("sticks")  # the tower's sticks after a reset mid-round (1.2)
+            if sticks is not None and not _sticks_ok(sticks):
+                return "sticks must be a list of at most 64 masses (g x10) or nulls"
+            self.cal.arm(sticks)
             return None
         if kind == "stream":
             self.streaming = bool(msg.get("on"))
@@ -281,6 +292,15 @@ class App:
         asyncio.create_task(self.ticker())
         asyncio.create_task(self.tare_task())
         await self.receive()
+
+
+def _sticks_ok(sticks):
+    if not isinstance(sticks, list) or len(sticks) > 64:
+        return False
+    for g in sticks:
+        if g is not None and not (isinstance(g, int) and 0 < g < 100000):
+            return False
+    return True
 
 
 def main(board):

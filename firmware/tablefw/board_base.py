@@ -11,7 +11,7 @@ import os
 import select
 import time
 
-from tablefw import calib
+from tablefw import calib, keep
 from tablefw.compat import const
 
 NO_SAMPLE = const(-1)  # read_sample(): no sample ready yet
@@ -136,7 +136,7 @@ class PinBoard(StreamHost):
     every cell (signed counts, MISSING for a chip read around); never blocks, never allocates.
     """
 
-    def __init__(self, name, pin_map, watchdog=True):
+    def __init__(self, name, pin_map, watchdog=True, store=None):
         import sys
 
         import machine
@@ -169,6 +169,8 @@ class PinBoard(StreamHost):
             "seats": pin_map.SEATS,
             "cells": ncells,
         }
+        # The link's state kept across a reset (store: tablefw.keep.Scratch, RTCMemory).
+        self.keep = keep.attach(self.info, store)
         self.config = stored_config(ncells)
         self.cal_file = CALIBRATION
         self._wdt = machine.WDT(timeout=WDT_MS) if watchdog else None

@@ -14,8 +14,13 @@
 #   buttons        one per seat, active low with internal pull-ups.
 #   host link      stdin/stdout: the DevKitC's USB-UART bridge (UART0, the REPL's).
 #   watchdog       machine.WDT (WDT_MS), fed by the app's ticker task.
+#   kept           the link's boot id and sequence numbers in RTC memory (tablefw/keep.py): a
+#                  watchdog or soft reset keeps them, a power-on clears them.
 # Import touches no hardware; ESP32Board() does.
 
+import machine
+
+from tablefw import keep
 from tablefw import pins_esp32 as pin_map
 from tablefw.board_base import FAULT_ACCEL, FAULT_CELLS, PinBoard, gpio_bus  # noqa: F401 - faults
 
@@ -23,7 +28,7 @@ from tablefw.board_base import FAULT_ACCEL, FAULT_CELLS, PinBoard, gpio_bus  # n
 class ESP32Board(PinBoard):
     def __init__(self, watchdog=True):
         self._bus = gpio_bus(pin_map)
-        PinBoard.__init__(self, "esp32", pin_map, watchdog)
+        PinBoard.__init__(self, "esp32", pin_map, watchdog, keep.RTCMemory(machine.RTC()))
 
     def read_cells(self, raw, now):
         return self._bus.read(raw)

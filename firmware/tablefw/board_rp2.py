@@ -16,9 +16,14 @@
 #   buttons        one per seat, active low with internal pull-ups, read once per sample.
 #   host link      USB CDC stdin/stdout (board_base.StreamHost).
 #   watchdog       machine.WDT, fed by the app's ticker task.
+#   kept           the link's boot id and sequence numbers in watchdog scratch registers 0-3
+#                  (tablefw/keep.py): a watchdog or soft reset keeps them, a power-on clears.
 # All but the PIO reader is board_base.PinBoard, shared with the ESP32 (board_esp32.py).
 # Import only assembles the PIO program; hardware is touched when RP2Board() is made.
 
+import machine
+
+from tablefw import keep
 from tablefw import pins as pin_map
 from tablefw.board_base import FAULT_ACCEL, FAULT_CELLS, PinBoard, gpio_bus  # noqa: F401 - faults
 from tablefw.hx711_pio import HX711PIO
@@ -28,7 +33,7 @@ class RP2Board(PinBoard):
     def __init__(self, watchdog=True):
         self._pio = HX711PIO(pin_map.HX711_SCK, pin_map.HX711_DOUT)
         self._bus = None  # the GPIO reader, once the PIO reader has been given up
-        PinBoard.__init__(self, "rp2", pin_map, watchdog)
+        PinBoard.__init__(self, "rp2", pin_map, watchdog, keep.Scratch(machine.mem32))
 
     def read_cells(self, raw, now):
         bus = self._bus

@@ -15,6 +15,7 @@
 #       peripheral (the first feed starts it; no feed for timeout_ms of real time and it kills
 #       the firmware and starts it again with --reset watchdog, like the chip's reset).
 #   host link: a binary stream pair (stdin/stdout on a pty under the runner).
+#   kept: keep_file stands for the RP2040's watchdog scratch registers (tablefw/keep.py).
 #   paced (default): simulated time waits for the host, see App.held in tablefw/app.py.
 #
 # Unix-port facts this relies on: a FileIO's read(n)/readinto(buf) waits until it has them all,
@@ -30,7 +31,7 @@ import json
 import os
 import time
 
-from tablefw import calib, pins
+from tablefw import calib, keep, pins
 from tablefw.board_base import (
     CELL_TIMEOUT_MS,
     END,
@@ -89,6 +90,7 @@ class SimBoard(StreamHost):
         seats=None,
         paced=True,
         reset="power-on",
+        keep_file=None,
     ):
         StreamHost.__init__(self, host_in, host_out)
         self._samples = samples
@@ -106,6 +108,9 @@ class SimBoard(StreamHost):
             "seats": int(seats or meta.get("seats", pins.SEATS)),
             "cells": cells,
         }
+        # The link's state kept across a reset: a file the simulated table keeps across its
+        # watchdog resets and starts afresh at power-on (tablefw/keep.py).
+        self.keep = keep.attach(self.info, keep.FileStore(keep_file) if keep_file else None)
         self.config = {
             "counts_per_gram": meta["counts_per_gram"],
             "cell_xy_mm": meta["cell_xy_mm"],

@@ -73,11 +73,12 @@ class Calibrator:
 
     # -- commands and the boot tare (may allocate) --------------------------------------------
 
-    def arm(self):
-        """Play starts: the detector takes its baseline; no calibration changes from now on."""
+    def arm(self, sticks=None):
+        """Play starts: the detector takes its baseline (with `sticks` standing: a re-arm after
+        a reset mid-round); no calibration changes from now on."""
         self.in_play = True
         self.looking = False
-        self.detector.arm()
+        self.detector.arm(sticks)
 
     def report(self):
         """The `cal` event's fields: the calibration in use, where its zero came from, whether

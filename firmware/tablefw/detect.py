@@ -174,15 +174,20 @@ class Detector:
         self._rz = 1000
         self._reset_play()
         self._armed = False
+        self._standing = None  # sticks the next baseline has on it (arm(sticks))
 
     # -- control -----------------------------------------------------------------------------
 
-    def arm(self):
+    def arm(self, sticks=None):
         """Empty tower, standing still: capture a new baseline and tilt reference.
 
         Taken at once if the plate has been still for half a second, else as soon as it has
-        been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt)."""
+        been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt).
+        `sticks` (after a board reset mid-round): the tower stands with these sticks, their
+        masses in g x10 bottom first (None: not weighed, the nominal mass); the baseline is
+        the plate with them on it, and falls are counted against them."""
         self._armed = False
+        self._standing = sticks
         if self._quiet >= self._arm_at_once and self._upright_now():
             self._arm_now()
 
@@ -568,6 +573,12 @@ class Detector:
 
     def _arm_now(self):
         self._reset_play()
+        sticks = self._standing
+        if sticks is not None:
+            self._standing = None  # once: a later re-baseline (after a topple) is empty
+            for i in range(len(sticks)):
+                g = sticks[i]
+                self._place_standing(g * 10 if isinstance(g, int) and g > 0 else self._stick)
         self._armed = True
         self._level = self._avg(self._ring, _WIN)
         self._mx = self._momx
@@ -731,11 +742,15 @@ class Detector:
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
 
-    def _place(self, t, g100):
+    def _place_standing(self, g100):
+        # A stick already on the tower when armed: counted, not reported, not learned from.
         if self._nsticks < _MAX_STICKS:
             self._mass[self._nsticks] = g100
         self._nsticks += 1
         self._sum += g100
+
+    def _place(self, t, g100):
+        self._place_standing(g100)
         self._placed_n += 1
         self._placed_sum += g100
         self._last_place_t = t

@@ -12,7 +12,11 @@
 #           "refused"; an exception -> err with its text. A command resent by the host (same
 #           id) is answered again without running the handler twice.
 #       board_info: {"fw", "board", "boot", "reset", "seats", "cells"} for the hello, plus
-#           optionally "prev": [previous boot, its last seq] if kept across the reset.
+#           optionally "prev": [previous boot, its last seq, last acked, kinds unacked] if kept
+#           across the reset (tablefw/keep.py).
+#       keep(s, a, mask): optional; called whenever the last seq sent (s), the last acked (a)
+#           or the kinds sent but unacked (mask, tablefw.keep.kind_bit) change, to keep them
+#           where a reset does not clear them (tablefw.keep.Keeper.save).
 #   link.hello()                   send the hello (call once at start; repeated until the host
 #                                  acks this boot; events sent before that carry the boot id)
 #   link.event(kind, **fields)     a board event (placed, fell, ...): gets the next seq "s", is
@@ -28,6 +32,7 @@
 
 from tablefw import proto
 from tablefw.compat import const, ticks_diff  # ticks_diff: board ticks wrap (2**30 on RP2040)
+from tablefw.keep import kind_bit
 
 PROTO = (1, 2)  # major, minor (PROTOCOL.md "Versions")
 HB_MS = const(500)  # board heartbeat when nothing else was sent for this long
@@ -41,8 +46,9 @@ COMMANDS = ("show", "arm", "stream")
 
 
 class Link:
-    def __init__(self, write, handler, board_info, size=64, commands=COMMANDS):
+    def __init__(self, write, handler, board_info, size=64, commands=COMMANDS, keep=None):
         self._write = write
+        self._keep = keep
         self._handler = handler
         self._info = board_info
         self._boot = board_info.get("boot")
@@ -50,7 +56,8 @@ class Link:
         self._commands = commands
         self.decoder = proto.Decoder()
         self.seq = 0  # last seq given to an event
-        self._out = []  # [(seq, frame)] sent, not yet acked, oldest first
+        self.acked = 0  # highest seq the host has acknowledged
+        self._out = []  # [(seq, frame, kind bit)] sent, not yet acked, oldest first
         self._replies = []  # [(id, frame)] newest last
         self._boot_acked = False  # the host acked this boot: stop resending the hello
         self._overflow = 0  # events refused since the last gap report
@@ -137,12 +144,21 @@ class Link:
         for key in fields:
             msg[key] = fields[key]
         frame = proto.encode(msg)
-        self._out.append((self.seq, frame))
+        self._out.append((self.seq, frame, kind_bit(kind)))
+        self._kept()
         self.counts["events"] += 1
         if len(self._out) == 1:
             self._last_resend = self._now  # the resend clock starts with the oldest unacked
         self._send(frame)
         self._tail = True
+
+    def _kept(self):
+        # What a reset would lose, kept where it survives one (PROTOCOL.md section 3, prev).
+        if self._keep is not None:
+            mask = 0
+            for entry in self._out:
+                mask |= entry[2]
+            self._keep(self.seq, self.acked, mask)
 
     def _flush_gap(self):
         # Report events lost to a full buffer, as an event itself so it cannot be lost.
@@ -202,6 +218,9 @@ class Link:
             del out[:n]
             self._resend_ms = RESEND_MS
             self._last_resend = self._now
+        if a > self.acked:
+            self.acked = a
+            self._kept()
         self._flush_gap()
         r = msg.get("r")
         m = msg.get("m", a + 1)

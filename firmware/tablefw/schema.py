@@ -43,7 +43,7 @@ EVENTS = {
 # Host -> board commands (each with id and s; answered by ack or err). Kind -> its fields.
 COMMANDS = {
     "show": ("sc", "scale", "turn", "mode", "win", "mk"),
-    "arm": (),
+    "arm": ("sticks",),  # sticks (1.2): the tower after a reset mid-round
     "stream": ("on",),
     "calq": (),
     "cal": ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g"),

@@ -3,12 +3,14 @@
 #
 #   micropython -X heapsize=192K unix_main.py --samples-fd N --frames-fd M
 #                                             [--board-id ID] [--seats N] [--free-run]
-#                                             [--reset CAUSE]
+#                                             [--reset CAUSE] [--keep FILE]
 #
 # --free-run: simulated time does not wait for the host (by default the next sample is taken
 # only while the host is connected and has acknowledged every event; see tablefw/app.py).
 # --reset: the reset cause the hello reports (default power-on; the runner's watchdog restarts
 # the firmware with --reset watchdog).
+# --keep: the file standing for the RP2040's watchdog scratch registers (tablefw/keep.py): the
+# runner keeps it across its watchdog resets, so the next hello's `prev` says what was lost.
 # The host link is stdin/stdout (the runner gives us a pty). MicroPython prints tracebacks on
 # stdout, which is the protocol stream: every exception is caught here and written to stderr.
 
@@ -16,7 +18,7 @@ import sys
 
 USAGE = (
     "usage: unix_main.py --samples-fd N --frames-fd M [--board-id ID] [--seats N] [--free-run]"
-    " [--reset CAUSE]"
+    " [--reset CAUSE] [--keep FILE]"
 )
 
 
@@ -27,6 +29,7 @@ def _options(argv):
         "--board-id": None,
         "--seats": None,
         "--reset": None,
+        "--keep": None,
     }
     free_run = False
     i = 1
@@ -62,6 +65,7 @@ def main():
         seats=int(seats) if seats else None,
         paced=not free_run,
         reset=opts["--reset"] or "power-on",
+        keep_file=opts["--keep"],
     )
     app.main(board)
 

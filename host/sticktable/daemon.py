@@ -15,7 +15,8 @@ import random
 from collections.abc import Callable
 
 from sticktable.engine import ArmBoard, Display, Effect, Game, RuleError, Standings
-from sticktable.journal import Journal
+from sticktable.journal import REFEREE_OK, Journal, apply_hold
+from sticktable.rearm import TowerSticks, tower_count
 from sticktable.texttable import table
 
 # Board messages that are link housekeeping, not facts about the table.
@@ -56,8 +57,11 @@ class TableSession:
         self.effects: list[Effect] = []  # what the table must do once the display is sent
         self.told: list[str] = []  # the events of the input being handled, as the screen tells
         # Why play is paused (a sensor fault, events lost in a reboot): board facts are
-        # journaled but not applied until the fault clears or the referee types `ok`.
-        self.holds: dict[str, str] = {}
+        # journaled but not applied until the fault clears or the referee types `ok`. Resuming,
+        # rebuilt from the journal's facts.
+        self.holds: dict[str, str] = journal.holds(game_id)
+        # The sticks on the tower, to re-arm a board that reset mid-round (sticktable/rearm.py).
+        self.tower = TowerSticks(tower_count(game.state))
 
     # -- input -----------------------------------------------------------------------------
 
@@ -85,6 +89,7 @@ class TableSession:
         with self.journal.transaction():  # the events and their fact: on disk together or not
             applied, decision = self._apply_all([{**event, **meta} for event in events])
             self.journal.record_fact(self.game_id, message, decision, self.boot)
+        self.tower.update(fact, applied, tower_count(self.game.state))
         self.say(f"{describe_fact(fact):38} -> {decision}")
         self.sync_display()
         return applied
@@ -97,24 +102,17 @@ class TableSession:
             self.last_display = None  # a (re)booted board shows nothing until told
             note = f"board {message.get('board')} (boot {self.boot}, reset {message.get('reset')})"
         elif kind == "gap":
-            lost, why = message.get("n"), message.get("why")
-            self.holds["gap"] = (
-                f"{lost} board event(s) lost ({why})"
-                if lost
-                else f"board restarted ({why}), no event known lost"
-            )
             note = (
-                f"{self.holds['gap']}: referee, check the tower, correct the game if needed "
-                "(fix/undo), then type `ok`"
+                f"{apply_hold(self.holds, message)}: referee, check the tower, correct the game "
+                "if needed (fix/undo), then type `ok`"
             )
+            rearm = self.tower.arm_fields() if message.get("why") == "reboot" else None
+            if rearm and self.send is not None:
+                self.send("arm", **rearm)  # the new boot's detector: the sticks standing
         elif kind == "fault":
-            what = str(message.get("what"))
-            if message.get("ok"):
-                self.holds.pop(f"fault:{what}", None)
-                note = f"sensor {what} works again"
-            else:
-                self.holds[f"fault:{what}"] = f"sensor fault: {what}"
-                note = f"sensor fault: {what}; play paused until it clears (or referee `ok`)"
+            note = apply_hold(self.holds, message)
+            if not message.get("ok"):
+                note += "; play paused until it clears (or referee `ok`)"
         elif kind == "link":
             note = "board link " + ("up" if message.get("up") else f"down: {message.get('why')}")
         else:
@@ -133,8 +131,9 @@ class TableSession:
                 self.say("\n".join(filter(None, [self.game.rules.keys_help, KEY_HELP])))
                 return []
             if words[0] == "ok":
-                self.say(f"          referee: play goes on ({'; '.join(self.holds) or 'no pause'})")
-                self.holds.clear()
+                said = apply_hold(self.holds, REFEREE_OK)
+                self.journal.record_fact(self.game_id, REFEREE_OK, said, self.boot)
+                self.say(f"          {said}")
                 self.sync_display()
                 return []
             if words[0] == "show":
@@ -170,6 +169,7 @@ class TableSession:
             return []
         with self.journal.transaction():
             applied, decision = self._apply_all(events)
+        self.tower.update({}, applied, tower_count(self.game.state))
         self.say(f"          key {line.strip():28} -> {decision}")
         self.say(f"          -- {self.game.rules.status(self.game.state)}")
         self.sync_display()

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from sticktable.errors import UserError
 from sticktable.journal_db import JournalError, connect
+from sticktable.link.session import is_event
 from sticktable.paths import data_dir
 
 SCHEMA_VERSION = 1
@@ -271,13 +272,31 @@ class Journal:
         ]
 
     def board_position(self, game_id: int) -> tuple[str, int] | None:
-        """(boot, seq) of the last board event journaled for the game: where a resumed link
-        starts, so no event is applied twice."""
-        for fact in reversed(self.facts(game_id)):
+        """(boot, seq) where a resumed link starts, so that no board event is applied twice or
+        skipped: the last sequenced board event journaled for the game. A hello, heartbeat or
+        link message never moves it (a hello's `s` counts events the journal may not have).
+        A reboot's gap closes the old boot, its losses counted: (new boot, 0). Before any of
+        these, the game's first hello says which boot the game began with: (that boot, 0)."""
+        position = None
+        for fact in self.facts(game_id):
             message = fact["message"]
-            if fact["boot"] and isinstance(fact["seq"], int) and message.get("src") != "host":
-                return fact["boot"], fact["seq"]
-        return None
+            if position is None and message.get("k") == "hello" and message.get("src") is None:
+                if isinstance(message.get("boot"), str):
+                    position = (message["boot"], 0)
+            elif is_event(message) and fact["boot"]:
+                position = (fact["boot"], message["s"])
+            elif message.get("k") == "gap" and message.get("why") == "reboot":
+                if message.get("src") == "host" and isinstance(message.get("boot"), str):
+                    position = (message["boot"], 0)
+        return position
+
+    def holds(self, game_id: int) -> dict[str, str]:
+        """Why play is paused at the end of the journal (see `apply_hold`): what a resumed
+        daemon starts from."""
+        holds: dict[str, str] = {}
+        for fact in self.facts(game_id):
+            apply_hold(holds, fact["message"])
+        return holds
 
     def last_unfinished(self) -> GameRow | None:
         unfinished = [row for row in self.games() if row.finished is None]
@@ -286,6 +305,44 @@ class Journal:
     @staticmethod
     def _row(r: tuple) -> GameRow:
         return GameRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5], r[6], r[7])
+
+
+REFEREE_OK = {"k": "ok", "src": "referee"}  # the fact journaled when the referee types `ok`
+
+
+def apply_hold(holds: dict[str, str], message: dict) -> str | None:
+    """What one journaled message does to the pause (`holds`: why -> what to tell): events
+    lost (a gap) pause until the referee's `ok`; a failing sensor pauses until it works again
+    or the referee's `ok`. Returns the change to tell, or None. The daemon applies it live,
+    `Journal.holds` replays it on --resume."""
+    kind = message.get("k")
+    if kind == "ok" and message.get("src") == "referee":
+        said = "; ".join(holds) or "no pause"
+        holds.clear()
+        return f"referee: play goes on ({said})"
+    if kind == "gap":
+        holds["gap"] = describe_gap(message)
+        return holds["gap"]
+    if kind == "fault":
+        what = str(message.get("what"))
+        if message.get("ok"):
+            holds.pop(f"fault:{what}", None)
+            return f"sensor {what} works again"
+        holds[f"fault:{what}"] = f"sensor fault: {what}"
+        return holds[f"fault:{what}"]
+    return None
+
+
+def describe_gap(message: dict) -> str:
+    """`3 board event(s) lost (reboot; placed, fell among them)`, as exact as the board knew."""
+    n, why = message.get("n"), message.get("why")
+    kinds = message.get("kinds")
+    among = f"; {', '.join(kinds)} among them" if n and kinds else ""
+    if message.get("exact") is False:
+        return f"board restarted ({why}): {n or 'no'} event(s) known lost, maybe more"
+    if n:
+        return f"{n} board event(s) lost ({why}{among})"
+    return f"board restarted ({why}), no event lost"
 
 
 def add_journal_option(parser) -> None:

@@ -227,13 +227,14 @@ def _pump(outbox: Outbox, output: Output) -> None:
 
 
 def game_to_play(
-    journal: Journal, resume: str | None, header: dict | None
+    journal: Journal | None, resume: str | None, header: dict | None
 ) -> tuple[int | None, Game]:
     """An unfinished game from the journal (`resume`: its id, or "last") with its id, or a
     new game from `header` (id None: it is journaled once the board has answered)."""
     from sticktable.commands.replay import load_game
 
     if resume:
+        assert journal is not None, "resuming needs the journal"
         row = journal.last_unfinished() if resume == "last" else journal.game(resume)
         if row is None:
             raise UserError("no unfinished game to resume (see `sticktable games`)")

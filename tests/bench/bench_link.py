@@ -159,14 +159,17 @@ def rules_latency(n: int, rate: int, timeout: float = 120.0) -> dict:
     journaled (fsync'd) before the next poll acknowledges it; microseconds per event."""
     register(Tally())
     header = {"game": Tally.name, "players": ["bench"]}
-    board = FakeBoard(boot="bench001")
     # The journal on the same disk as the real one (not a tmpfs /tmp): fsync cost included.
+    # build/ is not in git: a fresh clone has none yet.
+    (ROOT / "build").mkdir(exist_ok=True)
     with (
         tempfile.TemporaryDirectory(dir=ROOT / "build") as tmp,
         Journal(Path(tmp) / "j.sqlite") as journal,
     ):
-        link = BoardLink.open(board.path, hello_timeout=5)
+        board = link = None
         try:
+            board = FakeBoard(boot="bench001")
+            link = BoardLink.open(board.path, hello_timeout=5)
             game_id = journal.new_game(header, "bench")
             session = TableSession(
                 journal, game_id, Game(header), send=link.send, say=lambda _: None
@@ -184,8 +187,10 @@ def rules_latency(n: int, rate: int, timeout: float = 120.0) -> dict:
                         to_rules.append(now_us() - msg["w"])
                     link.commit(msg)  # journaled: acknowledge it
         finally:
-            link.close()
-            board.close()
+            if link is not None:
+                link.close()
+            if board is not None:
+                board.close()  # the MicroPython process too: nothing left running
         applied = session.game.state["fell"]
         journaled = len(journal.events(game_id))
     return {

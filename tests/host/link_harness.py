@@ -150,27 +150,9 @@ class NoisyWire:
 
     def _damage(self, data: bytes) -> bytes:
         self.passed += len(data)
-        if not self.byte_error:
-            return data
-        rng = self.rng
-        out = bytearray()
-        # Skip ahead geometrically to the next damaged byte: cheap at low rates.
-        pos = 0
-        while True:
-            gap = int(rng.expovariate(self.byte_error)) if self.byte_error < 1 else 0
-            nxt = pos + gap
-            if nxt >= len(data):
-                out += data[pos:]
-                return bytes(out)
-            out += data[pos:nxt]
-            self.damaged += 1
-            what = rng.randrange(3)
-            if what == 0:
-                out.append(data[nxt] ^ (1 << rng.randrange(8)))
-            elif what == 2:
-                out.append(rng.randrange(256))
-                out.append(data[nxt])
-            pos = nxt + 1
+        out, hits = damage(data, self.byte_error, self.rng)
+        self.damaged += hits
+        return out
 
     def _run(self) -> None:
         import select
@@ -199,6 +181,32 @@ class NoisyWire:
         self._thread.join(2)
         for fd in (self.a, self.b_master, self.b_slave):
             os.close(fd)
+
+
+def damage(data: bytes, byte_error: float, rng) -> tuple[bytes, int]:
+    """`data` with each byte damaged with probability `byte_error` (a flipped bit, a lost byte
+    or an inserted random byte, equally likely); returns it and how many bytes were hit."""
+    if not byte_error:
+        return data, 0
+    out = bytearray()
+    hits = 0
+    # Skip ahead geometrically to the next damaged byte: cheap at low rates.
+    pos = 0
+    while True:
+        gap = int(rng.expovariate(byte_error)) if byte_error < 1 else 0
+        nxt = pos + gap
+        if nxt >= len(data):
+            out += data[pos:]
+            return bytes(out), hits
+        out += data[pos:nxt]
+        hits += 1
+        what = rng.randrange(3)
+        if what == 0:
+            out.append(data[nxt] ^ (1 << rng.randrange(8)))
+        elif what == 2:
+            out.append(rng.randrange(256))
+            out.append(data[nxt])
+        pos = nxt + 1
 
 
 BOOT_SPAN = 1_000_000  # event indices of boot b start at b * BOOT_SPAN
@@ -230,8 +238,15 @@ def run_link(
 ) -> dict:
     """Stream events from a fake board through a damaging wire; faults spread over the run."""
     board = FakeBoard(boot=boot_id(0))
-    wire = NoisyWire(board.path, byte_error=byte_error, seed=seed)
-    link = BoardLink.open(wire.path, hello_timeout=5)
+    wire = link = None
+    try:
+        wire = NoisyWire(board.path, byte_error=byte_error, seed=seed)
+        link = BoardLink.open(wire.path, hello_timeout=5)
+    except BaseException:
+        if wire is not None:
+            wire.close()
+        board.close()
+        raise
     seen: dict[int, int] = {}
     timing: list[tuple[float, float]] = []  # (born on the board, delivered) in us
     outages: list[list[float]] = []  # [start, end] us of each cable pull / reboot
@@ -282,7 +297,10 @@ def run_link(
     try:
         while time.monotonic() - t0 < timeout:
             pump()
-            if actions and len(seen) >= actions[0][0]:
+            # Faults are placed by events accounted for: delivered, or lost in a reboot's gap
+            # (counting only delivered ones, a run whose reboots lose many never gets there).
+            accounted = len(seen) + sum(g.get("n") or 0 for g in gaps)
+            if actions and accounted >= actions[0][0]:
                 _, what = actions.pop(0)
                 outages.append([now_us(), 0])
                 if what == "disconnect":

@@ -344,3 +344,31 @@ def test_a_lost_last_event_is_recovered_long_before_the_resend_timeout():
         pair.step(10)
     assert [m["i"] for m in pair.events()] == [7]
     assert pair.board.counts["resent"] == 1
+
+
+@pytest.mark.parametrize("prev", [["aaaa0001", 7, 4, ["fell"]], None], ids=["prev", "no-prev"])
+def test_resume_against_a_board_that_rebooted_meanwhile_reports_the_gap(prev):
+    # The journal has aaaa0001 up to 5; the board restarted while no host listened.
+    pair = Pair(resume=("aaaa0001", 5), boot="bbbb0002")
+    if prev is not None:
+        pair.to_host.clear()  # the hello again, with what the board kept across the reset
+        pair.board._info["prev"] = prev
+        pair.board.hello()
+    pair.board.event("fell", n=1)
+    pair.run(10)
+    (gap,) = pair.events("gap")
+    assert (gap["old_boot"], gap["boot"]) == ("aaaa0001", "bbbb0002")
+    assert (gap["n"], gap["exact"]) == ((2, True) if prev else (0, False))
+    assert gap.get("kinds") == (["fell"] if prev else None)
+    assert [m["s"] for m in pair.events()] == [1]
+
+
+def test_another_board_on_the_port_is_refused_never_acked():
+    pair = Pair()
+    pair.run(5)
+    pair.board = Link(pair.to_host.append, lambda m: None, dict(INFO, board="t2", boot="cccc0003"))
+    pair.board.event("fell", n=1)
+    pair.board.hello()
+    with pytest.raises(ProtocolMismatch, match="another board"):
+        pair.run(5)
+    assert pair.board.pending == 1  # nothing of it was acknowledged

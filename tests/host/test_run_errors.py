@@ -39,6 +39,7 @@ def test_missing_port(journal):
         "run", "--port", "/dev/no-such-board", "--players", "A,B", "--journal", journal
     )
     one_line_error(proc, 1, "no such port")
+    assert not os.path.exists(journal)  # a failed open leaves no journal behind
     assert "no games yet" in sticktable("games", "--journal", journal).stdout
 
 

@@ -90,6 +90,8 @@ class Host:
             found = None
             for msg in self.decoder.feed(data):
                 self.seen.append(msg)
+                if msg["k"] == "hello" and msg["boot"] != self.boot:
+                    self.board_seq = 0  # a new boot numbers from 1 again: ack what it sent
                 self.boot = msg.get("boot", self.boot)
                 self.board_seq = max(self.board_seq, msg["s"])
                 if found is None and predicate(msg):

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from pathlib import Path
 
 from sticktable.cliargs import add_hello_timeout, check_run_options
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.house.publisher import add_publish_options, publishing
-from sticktable.journal import Journal, add_journal_option
+from sticktable.journal import Journal, add_journal_option, default_path
 from sticktable.keyvalue import parse_pairs
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import simulate
@@ -85,7 +86,13 @@ def header_from_args(args) -> dict:
 
 def run(args) -> int:
     check_run_options(args)
-    with Journal(args.journal) as journal:
+    # A new game's journal is opened once the board has answered: a failed open leaves none.
+    path = Path(args.journal) if args.journal else default_path()
+    if args.resume and not path.exists():
+        raise UserError(f"no unfinished game to resume (no journal at {path})")
+    say = (lambda text: None) if args.quiet else print
+    with contextlib.ExitStack() as outer:
+        journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
         header = None if args.resume else header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)
         with contextlib.ExitStack() as stack:
@@ -93,18 +100,19 @@ def run(args) -> int:
             if args.scoreboard:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
-            say = (lambda text: None) if args.quiet else print
-            stack.enter_context(publishing(args, journal.path, say))  # --mqtt: to the house
             sim = (
                 stack.enter_context(simulate(game.header, args.seed, args.speed))
                 if args.sim
                 else None
             )
-            resume = journal.board_position(game_id) if game_id is not None else None
+            resume = journal.board_position(game_id) if journal is not None else None
             port = sim.port if sim else args.port
             link = stack.enter_context(open_link(port, args.hello_timeout, resume))
-            if game_id is None:  # journaled only once the board has answered
+            if journal is None:  # a new game: journaled only once the board has answered
+                journal = outer.enter_context(Journal(args.journal))
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
+            # --mqtt: to the house; on the outer stack, so what is left drains after the link.
+            outer.enter_context(publishing(args, journal.path, say))
             table = Table(journal, game_id, game, link, sim)
             table.subscribe(TerminalOutput(quiet=args.quiet))
             if scoreboard is not None:
@@ -114,6 +122,9 @@ def run(args) -> int:
             table.publish(
                 Line(f"game {game_id}: {game.header['game']}, players {players} ({where})")
             )
+            if table.session.holds:  # resumed while paused: still paused
+                paused = "; ".join(table.session.holds.values())
+                table.publish(Line(f"          !! play is paused ({paused})"))
             table.publish(Line("type `help` for the commands"))
             read_keyboard(table)  # typed or piped, on every table
             table.run()

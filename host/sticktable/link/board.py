@@ -33,7 +33,7 @@ import serial
 from sticktable.errors import UserError
 
 from .port import explain, find_board, open_port
-from .session import UNSEQUENCED, HostSession, ProtocolMismatch
+from .session import HostSession, ProtocolMismatch, is_event
 
 log = logging.getLogger(__name__)
 CHUNK = 65536
@@ -245,10 +245,3 @@ class BoardLink:
         self.reconnects += 1
         self.session.decoder.reset()
         self.session.ping()  # the hello tells us whether the board rebooted meanwhile
-
-
-def is_event(msg: dict) -> bool:
-    """A sequenced board event (what the board numbers, resends and needs acknowledged)."""
-    return (
-        msg.get("src") is None and isinstance(msg.get("s"), int) and msg.get("k") not in UNSEQUENCED
-    )

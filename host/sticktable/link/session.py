@@ -21,6 +21,19 @@ from .codec import PROTO
 HOST_KINDS = frozenset(HOST_ONLY)
 # Board kinds that are not events: never numbered on their own, never resent, never acked.
 UNSEQUENCED = frozenset(LINK_KINDS)
+
+
+def is_event(msg: dict) -> bool:
+    """A sequenced board event: what the board numbers, resends until acked, and what a resumed
+    daemon counts from (not a hello, heartbeat or reply, nor a message the host link made)."""
+    return (
+        msg.get("src") is None
+        and isinstance(msg.get("s"), int)
+        and not isinstance(msg.get("s"), bool)
+        and msg.get("k") not in UNSEQUENCED
+    )
+
+
 HB_S = 0.5  # host heartbeat (an ack frame) when nothing else was sent for this long
 BOARD_TIMEOUT_S = 2.0  # board heartbeats every 0.5 s; silent this long = link down
 RESEND_S = 0.25  # first resend of an unanswered command; doubles up to RESEND_MAX_S
@@ -204,6 +217,13 @@ class HostSession:
                 f"the board speaks protocol {proto[0]}.{proto[1]}, this host "
                 f"{PROTO[0]}.{PROTO[1]}: features of the newer side are not used"
             )
+        if self.hello is not None and msg.get("board") != self.hello.get("board"):
+            # Another board answers on this port (unplugged, another one plugged in, or a
+            # device path reused): its events are no part of this game, and acking them would
+            # make its own host lose them.
+            raise ProtocolMismatch(
+                f"another board ({msg.get('board')}) answers instead of {self.hello.get('board')}"
+            )
         boot = msg.get("boot")
         s = msg["s"]
         u = msg.get("u")
@@ -219,18 +239,12 @@ class HostSession:
             self._ack()
             return
         old_boot = self.boot
-        lost = None
         if old_boot is not None:
-            self.counts["reboots"] += 1
-            # What the old boot had numbered: its last seq if the board kept it across the
-            # reset ("prev": [boot, seq]), else what we heard of (a lower bound).
-            prev = msg.get("prev")
-            last = self.board_seq
-            if isinstance(prev, list) and len(prev) == 2 and prev[0] == old_boot:
-                if isinstance(prev[1], int) and not isinstance(prev[1], bool):
-                    last = max(last, prev[1])
-            lost = max(0, last - (self.expect - 1))
-            self._gap(out, "reboot", lost, boot=boot, old_boot=old_boot, reset=msg.get("reset"))
+            self._reboot_gap(out, msg, old_boot, self.expect - 1, self.board_seq)
+        elif self._resume and self._resume[0] != boot:
+            # The board restarted while no host listened: the journal's boot is gone with
+            # whatever it numbered after the journal's last event (PROTOCOL.md §3, Reboot).
+            self._reboot_gap(out, msg, self._resume[0], self._resume[1], self._resume[1])
         self.boot = boot
         self.hello = msg
         self._ahead.clear()
@@ -247,6 +261,28 @@ class HostSession:
         self._ack()
         if old_boot is not None:
             self._restore_after_reboot()
+
+    def _reboot_gap(self, out: list[dict], hello: dict, old_boot: str, have: int, heard: int):
+        """The gap of a reboot: the old boot's events after `have` (the last one delivered or
+        journaled) never arrive. Exact when the board kept the old boot's last number across
+        the reset (hello `prev`: [boot, last seq, last acked, kinds unacked]); else a lower
+        bound: the highest number we heard of (`heard`)."""
+        self.counts["reboots"] += 1
+        prev = hello.get("prev")
+        kept = (
+            isinstance(prev, list)
+            and len(prev) >= 2
+            and prev[0] == old_boot
+            and isinstance(prev[1], int)
+            and not isinstance(prev[1], bool)
+        )
+        extra: dict = {"boot": hello.get("boot"), "old_boot": old_boot, "reset": hello.get("reset")}
+        extra["exact"] = bool(kept)
+        last = max(prev[1], heard) if kept else heard
+        n = max(0, last - have)
+        if kept and n and len(prev) >= 4 and isinstance(prev[3], list):
+            extra["kinds"] = [str(k) for k in prev[3]]  # kinds among the unacknowledged
+        self._gap(out, "reboot", n, **extra)
 
     def _restore_after_reboot(self) -> None:
         # The board's display is gone: resend unanswered commands now, unchanged (the same id:

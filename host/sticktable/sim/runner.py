@@ -19,7 +19,10 @@ The watchdog: SimTable plays the RP2040's watchdog peripheral. The firmware's fi
 it; when no feed comes for the timeout it announces (real time), SimTable kills the firmware and
 starts it again on the same pty (its unread host bytes are gone, as in a reset) with
 `--reset watchdog`: a new boot id, the meta line again, then the samples go on (the sample being
-processed when it hung is lost). `.resets` counts these resets.
+processed when it hung is lost). `.resets` counts these resets. `reboot()` resets it the same way
+at once (what a test's unplugged and replugged board, or a brown-out, would do). A file stands
+for the RP2040's watchdog scratch registers (firmware/tablefw/keep.py): made empty at start (a
+power-on), kept across these resets, so the next hello's `prev` says what the reset lost.
 
 A feeder thread sends a sample only once the previous one is acknowledged (lockstep), so with
 `speed=0` simulated time runs as fast as the firmware can go; `speed=s` paces it at s x real time.
@@ -182,6 +185,8 @@ class SimTable:
         self._master: int | None = None
         self._slave: int | None = None
         self._samples_w: int | None = None
+        self._keep_dir = tempfile.TemporaryDirectory(prefix="simtable-")
+        self.keep_file = str(Path(self._keep_dir.name) / "scratch")  # empty: a power-on
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -223,6 +228,8 @@ class SimTable:
             str(frames_w),
             "--reset",
             reset,
+            "--keep",
+            self.keep_file,
         ]
         if self._seats is not None:
             cmd += ["--seats", str(self._seats)]
@@ -254,6 +261,10 @@ class SimTable:
         self._acks = threading.Semaphore(0)
         self._thread(self._read_frames, frames_r, self._generation)
         self._write((json.dumps(self._meta) + "\n").encode())
+
+    def reboot(self) -> None:
+        """Reset the board now, as its watchdog would (a new boot; the scratch file kept)."""
+        self._watchdog_reset()
 
     def _watchdog_reset(self) -> None:
         """What the RP2040's watchdog does to a board that stopped feeding it."""
@@ -290,6 +301,7 @@ class SimTable:
                     os.close(fd)
         for thread in self._threads:
             thread.join(timeout=3)
+        self._keep_dir.cleanup()
         self.samples_done.set()
         if died and self._proc.returncode != 0 and self.error is None:
             self.error = self._died()

@@ -88,5 +88,25 @@ def reset_cause():
     return cause[0]
 
 
+class RTC:
+    # RTC slow memory for the user (2 KB on the ESP32 port): kept through deep sleep, soft and
+    # watchdog resets, lost at power-on.
+    _memory = [b""]
+
+    def memory(self, data=None):
+        if data is None:
+            return RTC._memory[0]
+        if len(data) > 2048:
+            raise ValueError("buffer too long")
+        RTC._memory[0] = bytes(data)
+
+
+def reset(kind):
+    # What the chip's resets do to what the fakes hold: a power-on clears RTC memory.
+    if kind == PWRON_RESET:
+        RTC._memory[0] = b""
+    cause[0] = kind
+
+
 def unique_id():
     return b"\x24\x0a\xc4\x12\x34\x56"  # the Wi-Fi MAC

@@ -3,6 +3,7 @@ from fake_lis3dh_bus import LIS3DHBus
 
 PWRON_RESET = 1
 WDT_RESET = 3
+cause = [PWRON_RESET]  # what reset_cause() says
 levels = {}  # pin number -> level read back (tests set buttons here)
 hooks = {}  # pin number -> an object whose value() stands for the pin (e.g. fake_hx711 pins)
 irq = [0, 0]  # disable_irq, enable_irq calls
@@ -53,7 +54,39 @@ def enable_irq(state):
 
 
 def reset_cause():
-    return PWRON_RESET
+    return cause[0]
+
+
+class _Mem32:
+    # machine.mem32 over the watchdog's 8 scratch registers (WATCHDOG_BASE + 0x0C..0x28), the
+    # only words the firmware touches: 32 bits each, 0 after a power-on.
+    BASE = 0x4005800C
+
+    def __init__(self):
+        self.words = [0] * 8
+
+    def _index(self, addr):
+        i = (addr - self.BASE) // 4
+        if addr % 4 or not 0 <= i < 8:
+            raise ValueError("fake mem32: only the watchdog scratch registers")
+        return i
+
+    def __getitem__(self, addr):
+        return self.words[self._index(addr)]
+
+    def __setitem__(self, addr, value):
+        self.words[self._index(addr)] = value & 0xFFFFFFFF
+
+
+mem32 = _Mem32()
+
+
+def reset(kind):
+    # What the chip's resets do to what the fakes hold: a watchdog or soft reset keeps the
+    # scratch registers, a power-on clears them (RP2040 datasheet, 4.7 Watchdog).
+    if kind == PWRON_RESET:
+        mem32.words[:] = [0] * 8
+    cause[0] = kind
 
 
 def unique_id():
