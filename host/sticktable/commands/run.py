@@ -16,6 +16,7 @@ from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
+from sticktable.pitable import PiTable
 from sticktable.rings_view import RingPrinter
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 
@@ -44,6 +45,12 @@ def register(subparsers) -> None:
         "--sim",
         action="store_true",
         help="a simulated table: the real firmware under MicroPython on a virtual tower",
+    )
+    where.add_argument(
+        "--board",
+        choices=["pi"],
+        help="pi: this Raspberry Pi is the table's board (no microcontroller): the firmware "
+        "runs here under CPython, its parts on the Pi's GPIO through Blinka",
     )
     parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
     parser.add_argument(
@@ -126,6 +133,8 @@ def run(args) -> int:
                 scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
                 stack.enter_context(contextlib.closing(scoreboard))
             sim = stack.enter_context(start_sim(game, args)) if args.sim else None
+            if args.board == "pi":  # the firmware on this Pi, on a pty: a board like any other
+                args.port = stack.enter_context(PiTable()).port
             resume = journal.board_position(game_id) if game_id is not None else None
             link = stack.enter_context(connect(sim.port if sim else args.port, args, resume))
             if game_id is None:
