@@ -64,10 +64,19 @@ class PiTable:
         self._stderr.close()
 
 
-def main() -> None:
-    from sticktable.paths import import_firmware
+def import_firmware_package() -> None:
+    """Make `tablefw` importable under CPython, whether or not it installs with the host yet
+    (H-FIRMWARE's packaging; until then sticktable.paths puts it on the path)."""
+    try:
+        import tablefw.app  # noqa: F401
+    except ImportError:
+        from sticktable.paths import import_firmware
 
-    import_firmware()
+        import_firmware()
+
+
+def main() -> None:
+    import_firmware_package()
     from tablefw import board_blinka
 
     board_blinka.main()

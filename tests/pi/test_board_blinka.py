@@ -13,9 +13,9 @@ from pienv import pi_command, pi_env
 
 STALL = """
 import array, json, sys, time
-from sticktable.paths import import_firmware
+from sticktable.pitable import import_firmware_package
 
-import_firmware()
+import_firmware_package()
 import board
 import fakepi
 from tablefw import pins_pi as pins
