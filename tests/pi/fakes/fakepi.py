@@ -47,9 +47,12 @@ class RealClock:
 
     def __init__(self):
         self._start = time.monotonic_ns()
+        self.edge = None  # while a line changes: the moment it changed, for every chip on it
 
     @property
     def us(self):
+        if self.edge is not None:
+            return self.edge
         return (time.monotonic_ns() - self._start) // 1000
 
     def advance(self, us):
@@ -83,6 +86,7 @@ class World:
         self.levels = {}  # line -> level driven by the program (outputs)
         self.bias = {}  # line -> "up", "down" or None (inputs)
         self.stall_us = 0  # the next rising edge of the HX711 clock takes this long
+        self._edges = []  # clock edges (time, level) the chips have not seen yet
         self.chips = [
             FakeHX711(self.clock, Cell(self, i), b_values=Cell(self, i))
             for i in range(len(pins.HX711_DOUT))
@@ -139,18 +143,29 @@ class World:
         old = self.levels.get(line, 0)
         self.levels[line] = level
         if line == self.pins.HX711_SCK and level != old:
-            for chip in self.chips:
-                if level:
-                    chip.rise()
-                else:
-                    chip.fall()
+            # One wire: every chip sees the edge at the same instant. The chips' work on it is
+            # done at the next look at a line, at the edge's time: the fake's own Python must
+            # not stretch the pulse it is judging.
+            self._edges.append((self.clock.us, level))
             if level and self.stall_us:
                 stall, self.stall_us = self.stall_us, 0
                 end = time.perf_counter() + stall / 1e6
                 while time.perf_counter() < end:
                     pass  # the process was preempted with the clock high
 
+    def _apply_edges(self):
+        for at, level in self._edges:
+            self.clock.edge = at
+            for chip in self.chips:
+                if level:
+                    chip.rise()
+                else:
+                    chip.fall()
+        self.clock.edge = None
+        self._edges.clear()
+
     def read(self, line):
+        self._apply_edges()
         self.advance()
         if line in self.levels:
             return self.levels[line]
