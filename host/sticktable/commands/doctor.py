@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="PORT", help="the board's serial port")
     where.add_argument("--sim", action="store_true", help="check the simulated board")
+    where.add_argument(
+        "--board", choices=["pi"], help="pi: check this Raspberry Pi as the table's board"
+    )
     add_hello_timeout(parser)
     parser.set_defaults(func=run)
 
@@ -93,6 +96,28 @@ def check_faults(messages: list[dict]) -> list[str]:
     return [f"the board reports: {words.get(what, what)}" for what, ok in latest.items() if not ok]
 
 
+LONG_PULSE_LIMIT = 0.05  # a Pi table losing more readings than this to long clock pulses
+
+
+def check_clock_pulses(samples: list[dict]) -> list[str]:
+    """A Pi table (no microcontroller) discards HX711 readings whose clock pulse ran long (the
+    process was preempted while SCK was high): say how many, and whether that is too many."""
+    counted = [s for s in samples if "hx711_long" in s]
+    if len(counted) < 2:
+        return []
+    long = counted[-1]["hx711_long"] - counted[0]["hx711_long"]
+    kept = counted[-1]["hx711_reads"] - counted[0]["hx711_reads"]
+    rate = long / max(1, long + kept)
+    print(f"HX711 readings discarded for a long clock pulse: {long} of {long + kept} ({rate:.1%})")
+    if rate > LONG_PULSE_LIMIT:
+        return [
+            f"{rate:.0%} of the HX711 readings were discarded for a clock pulse that ran long: "
+            "the Pi is too busy (run the table as root for its real-time priority, stop "
+            "other work)"
+        ]
+    return []
+
+
 def collect(link, seconds: float) -> list[dict]:
     end = time.monotonic() + seconds
     messages: list[dict] = []
@@ -122,12 +147,22 @@ def simulated_port():
         yield table.port
 
 
+@contextlib.contextmanager
+def pi_port():
+    """The table's firmware on this Raspberry Pi (sticktable.pitable)."""
+    from sticktable.pitable import PiTable
+
+    with PiTable() as table:
+        yield table.port
+
+
 CHECKS = (
     "the board answers and speaks the protocol",
     "its firmware is the version this host carries",
     "no part reports a fault",
     "every load cell gives readings (not missing, stuck or saturated)",
     "the accelerometer reads about 1 g",
+    "no HX711 clock pulse ran long (a reading discarded)",
 )
 
 
@@ -148,6 +183,7 @@ def diagnose(link) -> list[tuple[str, list[str]]]:
                 check_faults(messages),
                 check_cells(raw, cells),
                 check_accel(raw),
+                check_clock_pulses(raw),
             ),
             strict=True,
         )
@@ -185,6 +221,8 @@ def run(args) -> int:
     from sticktable.link import BoardLink
 
     opener = simulated_port() if args.sim else contextlib.nullcontext(args.port)
+    if args.board == "pi":
+        opener = pi_port()
     with opener as port:
         try:
             link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
