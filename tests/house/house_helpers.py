@@ -40,10 +40,15 @@ def start_house(journal: Path, broker_url: str, credentials: Path, *more: str) -
 
 
 def stop(process: subprocess.Popen, sig=signal.SIGINT, timeout: float = 20) -> str:
-    """Stop a command as Ctrl-C does (or with `sig`); returns what it printed."""
+    """Stop a command as Ctrl-C does (or with `sig`); returns what it printed. One that does
+    not stop in time is killed: a test never leaves a process behind."""
     if process.poll() is None:
         process.send_signal(sig)
-    out, _ = process.communicate(timeout=timeout)
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, _ = process.communicate()
     return out
 
 

@@ -30,22 +30,23 @@ def test_three_tables_the_house_standings_equal_each_tables_replay(mosquitto, tm
     web = f"127.0.0.1:{free_port()}"
     house = start_house(house_journal, mosquitto.url, mosquitto.credentials, "--web", web)
     journals = {name: tmp_path / f"{name}.sqlite" for name in PLAYERS}
-    tables = [
-        start_table(
-            name, journals[name], mosquitto.url, mosquitto.credentials, seed, players=PLAYERS[name]
-        )  # fmt: skip
-        for seed, name in enumerate(PLAYERS, start=4)
-    ]
-    outputs = [table.communicate(timeout=240)[0] for table in tables]
-    for table, out in zip(tables, outputs, strict=True):
-        assert table.returncode == 0, out[-3000:]
-        assert "publishing to mqtt://127.0.0.1" in out
-    wrong = wait_until_equal(journals, house_journal)
-    # The house's web console (the console's own code over the house journal): every table's
-    # game with its players' final totals, as the console's pages show them.
-    listed = {row["id"]: row for row in get_json(f"http://{web}/api/games")}
-    shown = {gid: get_json(f"http://{web}/api/games/{gid}")["summary"] for gid in listed}
-    news = stop(house)
+    try:
+        tables = [
+            start_table(name, journals[name], mosquitto.url, mosquitto.credentials, seed,
+                        players=PLAYERS[name])
+            for seed, name in enumerate(PLAYERS, start=4)
+        ]  # fmt: skip
+        outputs = [table.communicate(timeout=240)[0] for table in tables]
+        for table, out in zip(tables, outputs, strict=True):
+            assert table.returncode == 0, out[-3000:]
+            assert "publishing to mqtt://127.0.0.1" in out
+        wrong = wait_until_equal(journals, house_journal)
+        # The house's web console (the console's own code over the house journal): every
+        # table's game with its players' final totals, as the console's pages show them.
+        listed = {row["id"]: row for row in get_json(f"http://{web}/api/games")}
+        shown = {gid: get_json(f"http://{web}/api/games/{gid}")["summary"] for gid in listed}
+    finally:
+        news = stop(house)
     assert not wrong, f"{wrong}\n{news}"
     stored = house_games(house_journal)
     assert len(stored) == len(listed) == 3
@@ -102,7 +103,7 @@ def test_broker_killed_a_table_cut_off_for_30_s_and_the_house_restarted_lose_not
         for table in tables:
             if table.poll() is None:
                 table.kill()
-    news = stop(house)
+        news = stop(house)
     assert not wrong, f"{wrong}\n{news}"
     assert differences(journals, house_journal) == []
     assert all(finished for _, _, finished in house_games(house_journal).values())
