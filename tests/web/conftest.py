@@ -7,6 +7,9 @@ Set STICKTABLE_SCREENSHOTS=DIR (`make screenshots`) to keep a screenshot of each
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import queue
 import re
@@ -18,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from sticktable import cli
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags chromium keeps calling home through a closed network.
@@ -66,6 +71,20 @@ def page_for(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+def command(*args: str) -> str:
+    """What a `sticktable` command prints, run in this process (no interpreter start-up)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(list(args)) == 0
+    return out.getvalue()
+
+
+def replay(journal: str, game: int = 1, upto: int | None = None) -> dict:
+    """`sticktable replay GAME [--upto N]`: the journal's own standings."""
+    upto_args = ["--upto", str(upto)] if upto is not None else []
+    return json.loads(command("replay", str(game), "--journal", journal, *upto_args))
 
 
 def screenshot(page, name: str) -> None:

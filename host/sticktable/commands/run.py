@@ -11,6 +11,7 @@ import threading
 import time
 
 from sticktable.commands.replay import load_game
+from sticktable.commands.serve import add_web_option
 from sticktable.daemon import KEY_HELP, TableSession
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
@@ -82,6 +83,7 @@ def register(subparsers) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
     add_scoreboard_option(parser)
     add_journal_option(parser)
+    add_web_option(parser, required=False)  # the web console (sticktable/web/)
     parser.set_defaults(func=run)
 
 
@@ -118,8 +120,9 @@ def run(args) -> int:
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
     say = (lambda text: None) if args.quiet else print
-    with Journal(args.journal) as journal:
+    with Journal(args.journal) as journal, contextlib.ExitStack() as serving:
         game_id, game = open_game(journal, args)
+        web = None
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
@@ -139,18 +142,24 @@ def run(args) -> int:
             session = TableSession(journal, game_id, game, send=send, say=say)
             session.on_board(link.hello)
             session.begin()
+            if args.web:  # the web console: started here, it serves on after the game
+                from sticktable.web.attach import live_console
+
+                web = serving.enter_context(live_console(args.web, session, journal.path, say))
             # Typed input from a terminal, or from a pipe when no script plays the game.
             scripted = sim is not None and sim.script is not None
             keys = KeyboardReader() if sys.stdin.isatty() or not scripted else None
-            play(session, link, sim, keys, rings)
+            play(session, link, sim, keys, rings, web)
         print_standings(game_id, game)
-        if scripted:
-            return check_against_script(game, sim)
-    return 0 if game.finished else 1
+        code = check_against_script(game, sim) if scripted else 0 if game.finished else 1
+        if web is not None:
+            web.linger(say)
+    return code
 
 
-def play(session: TableSession, link, sim, keys, rings) -> None:
-    """Pump board messages and keyboard lines into the session until the game is over."""
+def play(session: TableSession, link, sim, keys, rings, web=None) -> None:
+    """Pump board messages and keyboard lines into the session until the game is over;
+    `web` (the web console) takes its inputs and a snapshot once per turn of the loop."""
     drained_at = None
     rounds_told = len(session.game.standings().rounds)
     while not session.game.finished:
@@ -164,6 +173,8 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
                 rounds_told = tell_rounds(session, rounds_told)
             if keys.ended and sim is not None and sim.script is None:
                 break  # a typed game on the idle simulated table: its script is over
+        if web is not None:
+            web.pump(session, sim.leds if sim else None)
         if sim is not None:
             sim.check()  # the firmware died: say why at once
             rings.update(sim.leds)
@@ -178,6 +189,8 @@ def play(session: TableSession, link, sim, keys, rings) -> None:
     if sim is not None:
         time.sleep(0.2)  # the game-over frame
         rings.update(sim.leds, force=True)
+    if web is not None:
+        web.pump(session, sim.leds if sim else None)
 
 
 def tell_rounds(session: TableSession, told: int) -> int:
