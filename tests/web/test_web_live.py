@@ -36,20 +36,29 @@ def record_frames(page) -> list[dict]:
     return frames
 
 
+def wait_events_after(page, events: int) -> dict:
+    """The page's first snapshot with more than `events` log entries (LED frames alone
+    also make new snapshots)."""
+    page.wait_for_function(
+        "n => window.sticktableLast && window.sticktableLast.log.length > n", arg=events, polling=20
+    )
+    return page.evaluate(BRIEF)
+
+
 def wait_version_after(page, version: int) -> dict:
     """The page's next snapshot after `version` (polled: a page in the background gets no
     animation frames to poll on)."""
     page.wait_for_function(
         "v => window.sticktableLast && window.sticktableLast.version > v", arg=version, polling=20
     )
-    return page.evaluate(BRIEF)
+    return page.evaluate("window.sticktableLast")
 
 
 # A player's move sent by the page itself (its cookie, its origin), as its buttons do.
 POST_ACTION = "e => sticktable.postJSON('/api/act', {event: e}).catch(e => ({error: String(e)}))"
 # What a player's page has now, in brief (the whole message grows with the log).
 BRIEF = """() => { const m = window.sticktableLast;
-  return {version: m.version, finished: m.status.finished, turn: m.view.turn,
+  return {version: m.version, events: m.log.length, finished: m.status.finished, turn: m.view.turn,
           actions: m.you ? m.you.actions : []}; }"""
 
 
@@ -248,15 +257,46 @@ def test_lan_mode_tokens(tmp_path, page_for):
 # -- Sticks, digital: two players' phones play a whole game -----------------------------------
 
 
-def choose(actions: list[dict], turn: int) -> dict:
-    """A plain strategy from what the player's page offers: lay down or meld when offered,
-    draw, else discard (a different card each turn, so the game moves on)."""
+def choose(actions: list[dict]) -> dict:
+    """The first move, as AUTOPLAY chooses."""
     for kind in ("laydown", "meld", "layoff", "draw"):
         offered = [a for a in actions if a["type"] == kind]
         if offered:
             return offered[0]
-    discards = [a for a in actions if a["type"] == "discard"]
-    return discards[turn % len(discards)]
+    return next(a for a in actions if a["type"] == "discard")
+
+
+# Each player's page plays its own moves (in the page, no round trip to the test per move):
+# whenever its latest snapshot says it is this player's turn, it sends one of the moves the
+# server offered it (lay down or meld when offered, draw, else a discard that changes from
+# turn to turn so the game moves on), then waits for the snapshot that holds that move.
+AUTOPLAY = """me => {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const pick = (actions, n) => {
+    for (const kind of ["laydown", "meld", "layoff", "draw"]) {
+      const a = actions.find((x) => x.type === kind);
+      if (a) return a;
+    }
+    const discards = actions.filter((x) => x.type === "discard");
+    return discards[n % discards.length];
+  };
+  window.autoplay = (async () => {
+    let moves = 0, seen = -1;
+    for (;;) {
+      const m = window.sticktableLast;
+      if (m.status.finished) return { moves };
+      if (m.view.turn === me && m.log.length !== seen && m.you.actions.length) {
+        seen = m.log.length;
+        const action = pick(m.you.actions, moves);
+        const answer = await sticktable.postJSON("/api/act", { event: action })
+          .catch((e) => ({ error: String(e) }));
+        if (answer.error) return { error: answer.error, action };
+        moves += 1;
+        while (window.sticktableLast.log.length <= seen) await sleep(5);
+      } else await sleep(10);
+    }
+  })().then((result) => { window.autoplayDone = result; });
+}"""
 
 
 def strip_public(message: dict, me: str) -> dict:
@@ -274,6 +314,17 @@ def strip_public(message: dict, me: str) -> dict:
     return message
 
 
+def assert_dom_shows_no_hidden_card(page) -> None:
+    """Every card on the page is the player's own or lies open on the table."""
+    message = page.evaluate("window.sticktableLast")
+    view, own = message["view"], message["you"]["view"]
+    open_parts = {k: view.get(k) for k in ("discard", "melds", "seat_draws", "took", "revealed")}
+    public = set(CARD.findall(json.dumps(open_parts)))
+    allowed = public | set(own.get("hand") or [])
+    shown = set(CARD.findall(page.inner_text("body")))
+    assert shown <= allowed, shown - allowed
+
+
 def test_a_sticks_game_played_from_two_player_pages(tmp_path, page_for):
     journal = str(tmp_path / "j.sqlite")
     served = Served(
@@ -287,28 +338,21 @@ def test_a_sticks_game_played_from_two_player_pages(tmp_path, page_for):
             pages[name] = page_for(PHONE)
             frames[name] = record_frames(pages[name])
             pages[name].goto(link)
-            pages[name].wait_for_function("window.sticktableLast !== undefined")
-        # The first move with a click on the page's own button, the rest through its own API.
-        moves = 0
-        while True:
-            last = pages["Ann"].evaluate(BRIEF)
-            if last["finished"]:
-                break
-            page = pages[last["turn"]]
-            mine = page.evaluate(BRIEF)
-            if mine["version"] < last["version"]:
-                mine = wait_version_after(page, mine["version"])
-            action = choose(mine["actions"], moves)
-            if moves == 0:
-                page.click(f"button[data-action={action['type']}]")
-            else:
-                answer = page.evaluate(POST_ACTION, action)
-                assert "error" not in answer, (action, answer)
-            wait_version_after(pages["Ann"], last["version"])
-            moves += 1
-            assert moves < 3000, "the game did not end"
-            if moves == 2:
-                screenshot(page, "player-sticks")
+            pages[name].wait_for_function("() => window.sticktableLast !== undefined")
+        # The first move with a click on the page's button, then each page plays its own.
+        first = pages["Ann"].evaluate(BRIEF)
+        page = pages[first["turn"]]
+        mine = wait_events_after(page, first["events"] - 1)
+        page.click(f"button[data-action={choose(mine['actions'])['type']}]")
+        wait_events_after(pages["Ann"], first["events"])
+        assert_dom_shows_no_hidden_card(page)
+        screenshot(page, "player-sticks")
+        for name, page in pages.items():
+            page.evaluate(AUTOPLAY, name)
+        for name, page in pages.items():
+            page.wait_for_function("() => window.autoplayDone", timeout=600_000, polling=200)
+            result = page.evaluate("window.autoplayDone")
+            assert "error" not in result, (name, result)
         final = replay(journal)
         assert final["finished"] and len(final["winners"]) == 1
         for name, page in pages.items():
@@ -320,11 +364,10 @@ def test_a_sticks_game_played_from_two_player_pages(tmp_path, page_for):
                 assert other not in json.dumps(
                     message.get("you", {}).get("view", {}).get("hand", [])
                 )
-            dom = page.inner_text("body")
             assert "hand" not in json.dumps(frames[name][-1].get("view", {}))
             shown = sorted(page.locator("#hand .card").all_inner_texts())
             assert shown == sorted(frames[name][-1]["you"]["view"]["hand"])
-            assert other + "'s hand" not in dom
+            assert_dom_shows_no_hidden_card(page)
     finally:
         served.proc.stdin.close()
         served.stop()
