@@ -36,6 +36,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+# `sticktable run` on the simulated table; a loaded machine may take a while to boot MicroPython.
+SIM_RUN = ("run", "--sim", "--hello-timeout", "30")
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 800}
 
@@ -112,7 +114,7 @@ BLOODSTICKS += "collect\nbet 1\nmatch Ann\ndrop high\ntotals Ann=4 Bo=1\n"
 def play_bloodsticks(journal: str) -> None:
     """A short Bloodsticks game typed at the simulated table, into `journal`."""
     typed = sticktable(
-        "run", "--sim", "--game", "bloodsticks", "--players", "Ann,Bo,Cy", "--quiet",
+        *SIM_RUN, "--game", "bloodsticks", "--players", "Ann,Bo,Cy", "--quiet",
         "--house", "first_dropper=host", "--house", "entry=totals", "--journal", journal,
         input=BLOODSTICKS,
     )  # fmt: skip

@@ -14,6 +14,7 @@ import json
 import pytest
 from conftest import (
     PHONE,
+    SIM_RUN,
     TV,
     Served,
     command,
@@ -28,7 +29,7 @@ from conftest import (
 def journal(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("web") / "journal.sqlite")
     played = sticktable(
-        "run", "--sim", "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0", "--quiet",
+        *SIM_RUN, "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0", "--quiet",
         "--journal", path,
     )  # fmt: skip
     assert played.returncode == 0, played.stdout[-2000:] + played.stderr[-2000:]

@@ -15,7 +15,7 @@ import sqlite3
 import subprocess
 
 import pytest
-from conftest import PHONE, TV, Served, replay, screenshot
+from conftest import PHONE, SIM_RUN, TV, Served, replay, screenshot
 
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b|\bJK\b")
 
@@ -67,7 +67,7 @@ def test_a_stick_stack_game_watched_on_the_room_view(tmp_path, page_for):
     page = page_for(TV)
     frames = record_frames(page)
     served = Served(
-        "run", "--sim", "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0",
+        *SIM_RUN, "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0",
         "--journal", journal, "--web", "127.0.0.1:0",
     )  # fmt: skip
     try:
@@ -105,7 +105,7 @@ def bloodsticks_table(tmp_path):
     """A Bloodsticks game at the simulated table, its terminal left open (stdin a pipe)."""
     journal = str(tmp_path / "j.sqlite")
     served = Served(
-        "run", "--sim", "--game", "bloodsticks", "--players", "Ann,Bo,Cy",
+        *SIM_RUN, "--game", "bloodsticks", "--players", "Ann,Bo,Cy",
         "--house", "first_dropper=host", "--journal", journal, "--web", "127.0.0.1:0",
         stdin=subprocess.PIPE,
     )  # fmt: skip
@@ -216,7 +216,7 @@ def test_a_bad_input_changes_nothing_and_says_why(bloodsticks_table, page_for):
 def test_lan_mode_tokens(tmp_path, page_for):
     journal = str(tmp_path / "j.sqlite")
     served = Served(
-        "run", "--sim", "--game", "bloodsticks", "--players", "Ann,Bo,Cy",
+        *SIM_RUN, "--game", "bloodsticks", "--players", "Ann,Bo,Cy",
         "--house", "first_dropper=host", "--journal", journal, "--web", "0.0.0.0:0",
         stdin=subprocess.PIPE,
     )  # fmt: skip
@@ -328,7 +328,7 @@ def assert_dom_shows_no_hidden_card(page) -> None:
 def test_a_sticks_game_played_from_two_player_pages(tmp_path, page_for):
     journal = str(tmp_path / "j.sqlite")
     served = Served(
-        "run", "--sim", "--game", "sticks", "--players", "Ann,Bo", "--journal", journal,
+        *SIM_RUN, "--game", "sticks", "--players", "Ann,Bo", "--journal", journal,
         "--web", "127.0.0.1:0", stdin=subprocess.PIPE,
     )  # fmt: skip
     try:
