@@ -147,16 +147,17 @@ class LiveTable:
         except TimeoutError:
             return {"error": "the table did not answer (is it still running?)"}
 
-    def message(self, snapshot: Snapshot, role: Role) -> dict:
-        """What one browser receives of a snapshot: public for the room and the referee, plus
-        a player's own view for a player. Built once per snapshot and role (50 viewers cost
-        one)."""
+    def message(self, snapshot: Snapshot, role: Role) -> str:
+        """What one browser receives of a snapshot, as JSON text: public for the room and the
+        referee, plus a player's own view for a player. Built and encoded once per snapshot
+        and role, so 50 viewers cost one."""
         key = (snapshot.version, role)
         cached = self._cache.get(key)
         if cached is None:
-            cached = room_message(snapshot)
+            message = room_message(snapshot)
             if role.kind == "player":
-                cached = {**cached, "you": player_part(snapshot.game, role.player)}
+                message["you"] = player_part(snapshot.game, role.player)
+            cached = json.dumps(message)
             self._cache = {k: v for k, v in self._cache.items() if k[0] >= snapshot.version - 1}
             self._cache[key] = cached
         return cached
@@ -187,8 +188,10 @@ def room_message(snapshot: Snapshot) -> dict:
     game = snapshot.game
     view = game.rules.view(game.state, None)
     display = model.display_json(game)
+    log = model.numbered_log(game)
     return {
         "version": snapshot.version,
+        "events": len(log),
         "game_id": snapshot.game_id,
         "committed": snapshot.committed,
         "summary": model.game_summary(game),
@@ -198,7 +201,7 @@ def room_message(snapshot: Snapshot) -> dict:
         "seats": model.seat_names(game),
         "rings": rings_json(snapshot.leds, len(model.seat_names(game))),
         "keys_help": f"{KEY_HELP}\n{getattr(game.rules, 'keys_help', '')}".strip(),
-        "log": model.numbered_log(game),
+        "log": log,
         "costs": snapshot.costs,
         "status": {
             "boot": snapshot.boot,
@@ -304,7 +307,7 @@ class LiveRoutes:
                 while True:
                     snapshot = await self.table.changed_since(version)
                     version = snapshot.version
-                    await websocket.send_text(json.dumps(self.table.message(snapshot, role)))
+                    await websocket.send_text(self.table.message(snapshot, role))
             finally:
                 watcher.cancel()
 
