@@ -182,7 +182,7 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     referee.click("#confirm-points")
     referee.wait_for_selector("#answer .ok")
     standings = replay(table.journal)
-    assert standings["rounds"][0] == {name: int(points) for name, points in proposed.items()}
+    assert standings["rounds"][0]["scores"] == {n: int(points) for n, points in proposed.items()}
 
     # The referee takes the confirmation back: a correction in the journal, the page follows.
     confirmed_at = len(journal_events(table.journal)) - 1
