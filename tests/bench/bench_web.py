@@ -42,6 +42,7 @@ from sticktable.web.attach import live_console  # noqa: E402
 
 def run(events: int, rate: int, viewers: int) -> dict:
     register(Tally())
+    (ROOT / "build").mkdir(exist_ok=True)
     header = {"game": Tally.name, "players": ["bench"]}
     board = FakeBoard(boot="benchweb")
     with (

@@ -27,7 +27,8 @@ def journal_events(journal: str) -> list[dict]:
 
 
 def record_frames(page) -> list[dict]:
-    """Every message the page's WebSocket receives, decoded."""
+    """Every message the page's WebSocket receives, decoded (each carries the log from where
+    the page's copy changed: `events` is the whole log's length)."""
     frames: list[dict] = []
     page.on(
         "websocket",
@@ -77,8 +78,8 @@ def test_a_stick_stack_game_watched_on_the_room_view(tmp_path, page_for):
         final = replay(journal)
         assert frames, "the room view received no update"
         for message in frames:  # every update the page showed, against the journal
-            at = replay(journal, upto=len(message["log"]))
-            assert message["summary"]["totals"] == at["totals"], len(message["log"])
+            at = replay(journal, upto=message["events"])
+            assert message["summary"]["totals"] == at["totals"], message["events"]
         table = page.locator("table.standings")
         for name, total in final["totals"].items():
             assert int(table.locator(f'td[data-total="{name}"]').inner_text()) == total
@@ -169,6 +170,8 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     referee.select_option('[data-posture="Ann-1"]', "thick")
     referee.select_option('[data-posture="Bo-1"]', "center")
     referee.fill('[data-on="Bo-2"]', "Bo-1")
+    referee.locator("#counter").scroll_into_view_if_needed()
+    screenshot(referee, "counter")
     referee.click("#propose")
     referee.wait_for_selector("#proposal")
     layout = [e for e in journal_events(table.journal) if e["type"] == "layout"][-1]
@@ -178,7 +181,6 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
         pair.rsplit(" ", 1)
         for pair in referee.inner_text("#proposal").split(": ", 1)[1].split(", ")
     )
-    screenshot(referee, "counter")
     referee.click("#confirm-points")
     referee.wait_for_selector("#answer .ok")
     standings = replay(table.journal)

@@ -34,6 +34,7 @@ async def watch(
     """One viewer: every message's arrival time (wall clock), how many log entries it had and
     the message (`light`: not decoded, as a benchmark's viewer only counts)."""
     ws_url = "ws://" + urlsplit(url).netloc + "/ws"
+    log: list = []
     async with websockets.connect(ws_url, origin=url, max_size=None) as ws:
         ready.set()
         while not stop.is_set():
@@ -43,8 +44,10 @@ async def watch(
                 continue
             if light:
                 seen.append((time.time(), int(EVENTS.search(text, 0, 200).group(1)), None))
-            else:
+            else:  # the whole log, as a page keeps it (the server sends what changed)
                 message = json.loads(text)
+                log = log[: message["log_from"]] + message["log"]
+                message["log"] = log
                 seen.append((time.time(), message["events"], message))
 
 

@@ -32,6 +32,7 @@ from sticktable.web import model
 from sticktable.web.security import Role
 
 REPLY_TIMEOUT_S = 10.0
+KEEP_VERSIONS = 1000  # how many snapshots back a slow browser can still get only what changed
 # Lines the referee's view may send besides events: the keyboard's referee commands.
 REFEREE_WORDS = ("undo", "fix", "ok")
 
@@ -49,6 +50,9 @@ class Snapshot:
     leds: bytes | None
     committed: float  # time.time() when the loop published it (after the journal commit)
     costs: dict = field(default_factory=dict)  # score change per player since the last one
+    # The first log entry that differs from the previous snapshot's: the new ones, or an
+    # earlier one a correction has just struck through.
+    dirty_from: int = 0
 
 
 @dataclass
@@ -71,6 +75,7 @@ class LiveTable:
         self._last_key = None
         self._last_scores: list[int] | None = None
         self._cache: dict = {}
+        self._dirty: dict[int, int] = {}  # version -> its snapshot's dirty_from
 
     # -- the table's side (its loop's thread) -------------------------------------------------
 
@@ -100,10 +105,17 @@ class LiveTable:
                 if now != before
             }
         self._last_scores = scores
-        version = (self.snapshot.version + 1) if self.snapshot else 1
+        previous = self.snapshot
+        version = previous.version + 1 if previous else 1
+        dirty_from = len(previous.game.events) if previous else 0
+        for event in game.events[dirty_from:]:
+            if event.get("type") == "correct" and isinstance(event.get("target"), int):
+                dirty_from = min(dirty_from, event["target"])
+        self._dirty[version] = dirty_from
+        self._dirty.pop(version - KEEP_VERSIONS, None)
         self.snapshot = Snapshot(
             version, game, session.game_id, dict(session.holds), session.boot, leds, time.time(),
-            costs,
+            costs, dirty_from,
         )  # fmt: skip
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._wake)
@@ -147,16 +159,28 @@ class LiveTable:
         except TimeoutError:
             return {"error": "the table did not answer (is it still running?)"}
 
-    def message(self, snapshot: Snapshot, role: Role) -> str:
+    def log_from(self, sent_version: int, sent_events: int, version: int) -> int:
+        """Where the log a browser holds (as of `sent_version`, `sent_events` entries) first
+        differs from `version`'s: it is sent the log from there on."""
+        start = sent_events
+        for v in range(sent_version + 1, version + 1):
+            if v not in self._dirty:
+                return 0  # too far behind to know: the whole log
+            start = min(start, self._dirty[v])
+        return start
+
+    def message(self, snapshot: Snapshot, role: Role, log_from: int = 0) -> str:
         """What one browser receives of a snapshot, as JSON text: public for the room and the
-        referee, plus a player's own view for a player. Built and encoded once per snapshot
-        and role, so 50 viewers cost one."""
-        key = (snapshot.version, role)
+        referee, plus a player's own view for a player, and the log from `log_from` on (the
+        page keeps the rest). Built and encoded once per snapshot, role and starting point,
+        so 50 viewers at the same pace cost one."""
+        key = (snapshot.version, role, log_from)
         cached = self._cache.get(key)
         if cached is None:
             message = room_message(snapshot)
             if role.kind == "player":
                 message["you"] = player_part(snapshot.game, role.player)
+            message["log_from"], message["log"] = log_from, message["log"][log_from:]
             cached = json.dumps(message)
             self._cache = {k: v for k, v in self._cache.items() if k[0] >= snapshot.version - 1}
             self._cache[key] = cached
@@ -296,18 +320,20 @@ class LiveRoutes:
         return _answer(await self.table.submit(json.dumps(event)))
 
     async def feed(self, websocket: WebSocket):
-        """Snapshots as they come: `after` (a version) and `log_from` let a page resume."""
+        """Snapshots as they come, each with the log from where the page's copy first differs
+        (the whole log on a new connection)."""
         role: Role = websocket.scope["state"]["role"]
         await websocket.accept()
-        version = 0
+        version = events = 0
         sender = asyncio.current_task()
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             watcher = asyncio.create_task(_until_closed(websocket, sender))
             try:
                 while True:
                     snapshot = await self.table.changed_since(version)
-                    version = snapshot.version
-                    await websocket.send_text(self.table.message(snapshot, role))
+                    start = self.table.log_from(version, events, snapshot.version)
+                    await websocket.send_text(self.table.message(snapshot, role, start))
+                    version, events = snapshot.version, len(snapshot.game.events)
             finally:
                 watcher.cancel()
 

@@ -173,8 +173,11 @@ function feed(onMessage) {
   function connect() {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     ws.onopen = () => { delay = 500; status.textContent = "live"; };
+    let log = [];
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      log = log.slice(0, msg.log_from).concat(msg.log); // the server sends what changed
+      msg.log = log;
       window.sticktableLast = msg; // for the browser tests: the latest snapshot this page has
       (window.sticktableSeen = window.sticktableSeen || []).push({ version: msg.version, events: msg.log.length, totals: msg.summary.totals });
       try { onMessage(msg); } catch (err) { status.replaceChildren(failure(err)); }
