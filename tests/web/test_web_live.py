@@ -17,6 +17,8 @@ import subprocess
 import pytest
 from conftest import PHONE, SIM_RUN, TV, Served, replay, screenshot
 
+from sticktable.web.model import round_scores
+
 CARD = re.compile(r"\b(?:10|[2-9JQKA])[CDHS]\b|\bJK\b")
 
 
@@ -184,7 +186,7 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     referee.click("#confirm-points")
     referee.wait_for_selector("#answer .ok")
     standings = replay(table.journal)
-    assert standings["rounds"][0]["scores"] == {n: int(points) for n, points in proposed.items()}
+    assert round_scores(standings)[0] == {n: int(points) for n, points in proposed.items()}
 
     # The referee takes the confirmation back: a correction in the journal, the page follows.
     confirmed_at = len(journal_events(table.journal)) - 1
