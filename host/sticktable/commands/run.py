@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 
+from sticktable.commands.serve import add_web_option
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
@@ -73,6 +74,7 @@ def register(subparsers) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no event stream")
     add_scoreboard_option(parser)
     add_journal_option(parser)
+    add_web_option(parser, required=False)  # the web console (sticktable/web/)
     parser.set_defaults(func=run)
 
 
@@ -92,7 +94,9 @@ def run(args) -> int:
         raise UserError("--speed must be 0 (as fast as it goes) or more")
     if args.sim and args.resume:
         raise UserError("--resume continues a game at a real table; a simulation starts afresh")
-    with Journal(args.journal) as journal:
+    say = (lambda text: None) if args.quiet else print
+    web = None  # the web console: an output of the table that serves on after the game
+    with Journal(args.journal) as journal, contextlib.ExitStack() as serving:
         header = None if args.resume else header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)
         with contextlib.ExitStack() as stack:
@@ -114,6 +118,10 @@ def run(args) -> int:
             table.subscribe(TerminalOutput(quiet=args.quiet))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
+            if args.web:
+                from sticktable.web.attach import live_console
+
+                web = serving.enter_context(live_console(args.web, table, journal.path, say))
             players = ", ".join(game.header["players"])
             where = f"journal {journal.path}"
             table.publish(
@@ -122,12 +130,16 @@ def run(args) -> int:
             table.publish(Line("type `help` for the commands"))
             read_keyboard(table)  # typed or piped, on every table
             table.run()
-    verdict = sim.verdict(game) if sim is not None else None
-    if verdict is None:
-        return 0 if game.finished else 1
-    ok, text = verdict
-    print(text)
-    return 0 if ok else 1
+        verdict = sim.verdict(game) if sim is not None else None
+        if verdict is None:
+            code = 0 if game.finished else 1
+        else:
+            ok, text = verdict
+            print(text)
+            code = 0 if ok else 1
+        if web is not None:
+            web.linger(say)
+    return code
 
 
 def _to_scoreboard(scoreboard, update) -> None:
