@@ -12,6 +12,7 @@ package(
         "buttons.py",
         "calib.py",
         "calibrator.py",
+        "clock.py",
         "compat.py",
         "detect.py",
         "hx711.py",

@@ -10,7 +10,7 @@ repository beside the hand-written ones: bom.csv, wiring.svg, power-budget.md.
 
 import sys
 
-from hardware import HARDWARE_DIR, ROOT, bom, power, wiring
+from hardware import HARDWARE_DIR, ROOT, bom, pi, power, wiring
 from hardware import circuit as hw
 from hardware import pinmap as pm
 
@@ -25,6 +25,7 @@ def generated_documents(circuit) -> dict:
         HARDWARE_DIR / "wiring.svg": wiring.svg_text(circuit),
         HARDWARE_DIR / "wiring-list.md": wiring.wire_list(circuit),
         HARDWARE_DIR / "power-budget.md": power.document(),
+        HARDWARE_DIR / "pi.md": pi.document(),  # the Raspberry Pi profile (H-PI)
     }
 
 

@@ -38,6 +38,7 @@
 #   board.write_host(data) -> bool   one whole frame to the host; False if it was not sent
 #   board.faults -> int      bitmask of failing parts (FAULT_NAMES order); 0 when all are well;
 #                            updated by read_sample (and, on a real board, while none come)
+#   board.diagnostics -> dict  counters the raw notes carry for the doctor (may be empty)
 #   board.paced -> bool      time is simulated and may wait for the host: the next sample is
 #                            taken only while the host is connected and has acknowledged every
 #                            event (as if it answered instantly); False on a real board
@@ -52,12 +53,12 @@
 
 import array
 import asyncio
-import time
 
 from tablefw import rings, schema
 from tablefw.board_base import END, NO_SAMPLE
 from tablefw.buttons import Buttons
 from tablefw.calibrator import Calibrator
+from tablefw.clock import sleep_ms, ticks_ms
 from tablefw.compat import const
 from tablefw.intqueue import IntQueue
 from tablefw.link import Link
@@ -170,7 +171,7 @@ class App:
 
     def _stream_raw(self, t):
         cells = [None if c == MISSING else c for c in self.cells]
-        self.link.note("raw", t=t, lc=cells, a=list(self.accel))
+        self.link.note("raw", t=t, lc=cells, a=list(self.accel), **self.board.diagnostics)
 
     # -- tasks --------------------------------------------------------------------------------
 
@@ -184,7 +185,7 @@ class App:
         while True:
             self._rounds = (self._rounds + 1) & 0xFFFF
             if self.held():
-                await asyncio.sleep_ms(_HOLD_MS)
+                await sleep_ms(_HOLD_MS)
                 continue
             t = self.step()
             if t == NO_SAMPLE:
@@ -197,7 +198,7 @@ class App:
             else:
                 if self.streaming:
                     self._stream_raw(t)
-                await asyncio.sleep_ms(0)  # let the other tasks in between samples
+                await sleep_ms(0)  # let the other tasks in between samples
 
     async def sender(self):
         while True:
@@ -215,7 +216,7 @@ class App:
                 return  # the host stream is gone (simulation: the pty was closed)
             if n:
                 self.link.feed(view[:n])
-                self.link.tick(time.ticks_ms())  # answer commands and pings at once
+                self.link.tick(ticks_ms())  # answer commands and pings at once
             else:
                 await board.wait_host()
 
@@ -228,7 +229,7 @@ class App:
         shown = bytearray(len(frame))
         key = -1
         while True:
-            now = time.ticks_ms()
+            now = ticks_ms()
             faulty = 1 if self._faults else 0
             showing = alarm if faulty else display
             k = (display.version * 2 + rings.phase(showing, now)) * 2 + faulty
@@ -238,7 +239,7 @@ class App:
                 if frame != shown:
                     shown[:] = frame
                     board.show(frame)
-            await asyncio.sleep_ms(_RING_MS)
+            await sleep_ms(_RING_MS)
 
     def report_faults(self, t):
         """Queue a `fault` event (at board time t) for each part whose state changed since the
@@ -264,16 +265,16 @@ class App:
     async def ticker(self):
         rounds = -1
         while True:
-            self.link.tick(time.ticks_ms())
+            self.link.tick(ticks_ms())
             self.report_faults(self.t_ms)  # samples stopped: noticed after the last one
             if self._idle or self._rounds != rounds:
                 rounds = self._rounds
                 self.board.watchdog_feed()
-            await asyncio.sleep_ms(_TICK_MS)
+            await sleep_ms(_TICK_MS)
 
     async def run(self):
         """Say hello, then run every task; returns when the host stream closes."""
-        self.link.tick(time.ticks_ms())
+        self.link.tick(ticks_ms())
         self.link.hello()
         asyncio.create_task(self.sampler())
         asyncio.create_task(self.sender())

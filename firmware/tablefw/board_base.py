@@ -9,10 +9,17 @@ import asyncio
 import binascii
 import os
 import select
-import time
 
 from tablefw import calib
+from tablefw.clock import sleep_ms
 from tablefw.compat import const
+
+try:
+    import time
+
+    time.ticks_ms  # noqa: B018 - MicroPython: the board's own clock
+except AttributeError:  # CPython (the Pi's board_blinka): the same names from tablefw.clock
+    from tablefw import clock as time
 
 NO_SAMPLE = const(-1)  # read_sample(): no sample ready yet
 END = const(-2)  # read_sample(): the sample source is finished (simulation only)
@@ -55,6 +62,8 @@ def ready(poll):
 
 class StreamHost:
     """The host link over a pair of byte streams (unix: a pty; RP2040: USB CDC stdin/stdout)."""
+
+    diagnostics = {}  # noqa: RUF012 - never changed: boards with counters replace it
 
     def __init__(self, host_in, host_out):
         self._host_in = host_in
@@ -215,7 +224,7 @@ class PinBoard(StreamHost):
 
     def wait_sample(self):
         # sleep_ms returns asyncio's preallocated generator: awaiting it allocates nothing.
-        return asyncio.sleep_ms(SAMPLE_POLL_MS)
+        return sleep_ms(SAMPLE_POLL_MS)
 
     def sample_done(self):
         pass

@@ -40,7 +40,9 @@ def pi_env(**extra: str) -> dict:
     env.update(
         BLINKA_FORCECHIP="BCM2XXX",
         BLINKA_FORCEBOARD="RASPBERRY_PI_4B",
-        PYTHONPATH=os.pathsep.join(map(str, (FAKES, HX711_FAKES, FIRMWARE))),
+        PYTHONPATH=os.pathsep.join(
+            [*map(str, (FAKES, HX711_FAKES, FIRMWARE)), *filter(None, [env.get("PYTHONPATH")])]
+        ),
     )
     env.update(extra)
     return env

@@ -50,6 +50,11 @@ def register(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="DEV", help="the board's serial port (default: USB id)")
     where.add_argument("--sim", action="store_true", help="calibrate the simulated board")
+    where.add_argument(
+        "--board",
+        choices=["pi"],
+        help="pi: calibrate this Raspberry Pi's table (no microcontroller)",
+    )
     parser.add_argument(
         "--mass", type=float, required=True, metavar="GRAMS", help="the reference mass"
     )
@@ -240,6 +245,15 @@ def simulated(seed: int, mass: float):
             yield table.port, plate
 
 
+@contextlib.contextmanager
+def pi_board():
+    """The table's firmware on this Raspberry Pi (sticktable.pitable); no virtual plate."""
+    from sticktable.pitable import PiTable
+
+    with PiTable() as table:
+        yield table.port, None
+
+
 def run(args) -> int:
     if not math.isfinite(args.mass) or args.mass <= 0:
         raise UserError("--mass must be a positive number of grams")
@@ -250,6 +264,8 @@ def run(args) -> int:
     opener = (
         simulated(args.seed, args.mass) if args.sim else contextlib.nullcontext((args.port, None))
     )
+    if args.board == "pi":
+        opener = pi_board()
     with opener as (port, plate):
         link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
         try:

@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="DEV", help="the board's serial port")
     where.add_argument("--sim", action="store_true", help="check the simulated board")
+    where.add_argument(
+        "--board", choices=["pi"], help="pi: check this Raspberry Pi as the table's board"
+    )
     parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
     parser.set_defaults(func=run)
 
@@ -92,6 +95,28 @@ def check_faults(messages: list[dict]) -> list[str]:
     return [f"the board reports: {words.get(what, what)}" for what, ok in latest.items() if not ok]
 
 
+LONG_PULSE_LIMIT = 0.05  # a Pi table losing more readings than this to long clock pulses
+
+
+def check_clock_pulses(samples: list[dict]) -> list[str]:
+    """A Pi table (no microcontroller) discards HX711 readings whose clock pulse ran long (the
+    process was preempted while SCK was high): say how many, and whether that is too many."""
+    counted = [s for s in samples if "hx711_long" in s]
+    if len(counted) < 2:
+        return []
+    long = counted[-1]["hx711_long"] - counted[0]["hx711_long"]
+    kept = counted[-1]["hx711_reads"] - counted[0]["hx711_reads"]
+    rate = long / max(1, long + kept)
+    print(f"HX711 readings discarded for a long clock pulse: {long} of {long + kept} ({rate:.1%})")
+    if rate > LONG_PULSE_LIMIT:
+        return [
+            f"{rate:.0%} of the HX711 readings were discarded for a clock pulse that ran long: "
+            "the Pi is too busy (run the table as root for its real-time priority, stop "
+            "other work)"
+        ]
+    return []
+
+
 def collect(link, seconds: float) -> list[dict]:
     end = time.monotonic() + seconds
     messages: list[dict] = []
@@ -121,6 +146,15 @@ def simulated_port():
         yield table.port
 
 
+@contextlib.contextmanager
+def pi_port():
+    """The table's firmware on this Raspberry Pi (sticktable.pitable)."""
+    from sticktable.pitable import PiTable
+
+    with PiTable() as table:
+        yield table.port
+
+
 def diagnose(link) -> list[str]:
     """Every check on an open link; returns the problems (empty: all is well)."""
     hello = link.hello or {}
@@ -133,6 +167,7 @@ def diagnose(link) -> list[str]:
     problems += check_faults(messages)
     problems += check_cells(raw, cells)
     problems += check_accel(raw)
+    problems += check_clock_pulses(raw)
     print(
         f"board {hello.get('board')} firmware {hello.get('fw')} protocol "
         f"{'.'.join(map(str, hello.get('proto', [])))}, {cells} cells, "
@@ -153,6 +188,8 @@ def run(args) -> int:
     from sticktable.link import BoardLink
 
     opener = simulated_port() if args.sim else contextlib.nullcontext(args.port)
+    if args.board == "pi":
+        opener = pi_port()
     with opener as port:
         link = BoardLink.open(port, hello_timeout=args.hello_timeout, ack_on_poll=True)
         try:

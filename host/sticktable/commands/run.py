@@ -10,6 +10,7 @@ from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.journal import Journal, add_journal_option
 from sticktable.keyvalue import parse_pairs
+from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
@@ -36,6 +37,12 @@ def register(subparsers) -> None:
         "--sim",
         action="store_true",
         help="a simulated table: the real firmware under MicroPython on a virtual tower",
+    )
+    where.add_argument(
+        "--board",
+        choices=["pi"],
+        help="pi: this Raspberry Pi is the table's board (no microcontroller): the firmware "
+        "runs here under CPython, its parts on the Pi's GPIO through Blinka",
     )
     parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
     parser.add_argument(
@@ -109,6 +116,8 @@ def run(args) -> int:
                 if args.sim
                 else None
             )
+            if args.board == "pi":  # the firmware on this Pi, on a pty: a board like any other
+                args.port = stack.enter_context(PiTable()).port
             resume = journal.board_position(game_id) if game_id is not None else None
             port = sim.port if sim else args.port
             link = stack.enter_context(open_link(port, args.hello_timeout, resume))

@@ -15,16 +15,18 @@
 #                                24 bits in the strip type's order to a chain of WS2812s, which
 #                                take the first byte as green, then red, then blue.
 #
-# The world's inputs come from a virtual tower: FAKEPI_SAMPLES names a file or FIFO of the
-# simulated board's sample records (struct "<I4i3hB": t_ms, four raw cells with MISSING for a
-# dead chip, ax/ay/az in milli-g, buttons), played out in real time from the first record's
-# arrival. Without it the tower stands empty and still. FAKEPI_LEDS names a file that gets one
-# line per LED frame shifted out: "<gpio> <hex of the wire bytes>".
+# The world's inputs come from a virtual tower: FAKEPI_SAMPLES names a file of the simulated
+# board's sample records (struct "<I4i3hB": t_ms, four raw cells with MISSING for a dead chip,
+# ax/ay/az in milli-g, buttons), played out in real time from the moment the program first
+# touches the hardware. Without it the tower stands empty and still. The world has no thread
+# of its own (a Pi's program has none either, and one would stall it at random): each access to
+# a line or the I2C device moves it on to the sample of the current time. FAKEPI_LEDS names a
+# file that gets one line per LED frame shifted out: "<gpio> <hex of the wire bytes>".
 # Tests in the same process use `world()` directly (stall the clock line, read the chips).
 
 import os
+import random
 import struct
-import threading
 import time
 
 from fake_hx711 import FakeHX711
@@ -35,6 +37,7 @@ MISSING = -(2**30)
 ACCEL_FAILED = -32768
 EREMOTEIO = 121
 STILL_COUNTS = (84000, 91000, 87000, 89000)  # an empty plate's raw readings
+NOISE = 3  # counts either side: an HX711's own noise at gain 128
 LABEL = "pinctrl-bcm2711"
 NUM_LINES = 58
 
@@ -44,9 +47,12 @@ class RealClock:
 
     def __init__(self):
         self._start = time.monotonic_ns()
+        self.edge = None  # while a line changes: the moment it changed, for every chip on it
 
     @property
     def us(self):
+        if self.edge is not None:
+            return self.edge
         return (time.monotonic_ns() - self._start) // 1000
 
     def advance(self, us):
@@ -54,18 +60,20 @@ class RealClock:
 
 
 class Cell:
-    """One chip's input: the current sample's raw reading (a one-item sequence for FakeHX711)."""
+    """One chip's input: the current sample's raw reading plus the chip's own noise of a few
+    counts (a one-item sequence for FakeHX711: each conversion reads item 0)."""
 
     def __init__(self, world, index):
         self.world = world
         self.index = index
+        self._noise = random.Random(index)
 
     def __len__(self):
         return 1
 
     def __getitem__(self, k):
         value = self.world.sample[1 + self.index]
-        return 0 if value == MISSING else value
+        return 0 if value == MISSING else value + self._noise.randint(-NOISE, NOISE)
 
 
 class World:
@@ -78,6 +86,7 @@ class World:
         self.levels = {}  # line -> level driven by the program (outputs)
         self.bias = {}  # line -> "up", "down" or None (inputs)
         self.stall_us = 0  # the next rising edge of the HX711 clock takes this long
+        self._edges = []  # clock edges (time, level) the chips have not seen yet
         self.chips = [
             FakeHX711(self.clock, Cell(self, i), b_values=Cell(self, i))
             for i in range(len(pins.HX711_DOUT))
@@ -90,32 +99,30 @@ class World:
         self.wire_frames = []  # (gpio, wire bytes) per frame shifted out
         self._leds = os.environ.get("FAKEPI_LEDS")
         self._set_accel()
+        self._samples = []  # the tower's records still to come
         feed = os.environ.get("FAKEPI_SAMPLES")
         if feed:
-            threading.Thread(target=self._play, args=(feed,), daemon=True).start()
+            data = open(feed, "rb").read()
+            records = (RECORD.unpack_from(data, i) for i in range(0, len(data), RECORD.size))
+            self._samples = [r for r in records if r[0] != 0xFFFFFFFF][::-1]
+        self._start_ms = time.monotonic() * 1000 - (self._samples[-1][0] if self._samples else 0)
 
     # -- the virtual tower ---------------------------------------------------------------------
 
-    def _play(self, path):
-        with open(path, "rb") as stream:
-            start = None
-            while True:
-                record = stream.read(RECORD.size)
-                if len(record) < RECORD.size:
-                    return  # the tower is done: the last sample stays
-                sample = RECORD.unpack(record)
-                if sample[0] == 0xFFFFFFFF:
-                    return
-                now = time.monotonic()
-                if start is None:
-                    start = now - sample[0] / 1000
-                wait = start + sample[0] / 1000 - now
-                if wait > 0:
-                    time.sleep(wait)
-                self.sample = sample
-                for chip, value in zip(self.chips, sample[1:5], strict=True):
-                    chip.dead = value == MISSING
-                self._set_accel()
+    def advance(self):
+        """Move on to the tower's sample of this moment (the last one stays when it is done)."""
+        samples = self._samples
+        if not samples:
+            return
+        now = time.monotonic() * 1000 - self._start_ms
+        sample = None
+        while samples and samples[-1][0] <= now:
+            sample = samples.pop()
+        if sample is not None:
+            self.sample = sample
+            for chip, value in zip(self.chips, sample[1:5], strict=True):
+                chip.dead = value == MISSING
+            self._set_accel()
 
     def _set_accel(self):
         ax, ay, az = self.sample[5:8]
@@ -126,26 +133,40 @@ class World:
             regs[0x29 + 2 * i] = raw >> 8
 
     def accel_failing(self):
+        self.advance()
         return self.sample[5] == ACCEL_FAILED
 
     # -- GPIO lines ------------------------------------------------------------------------------
 
     def drive(self, line, level):
+        self.advance()
         old = self.levels.get(line, 0)
         self.levels[line] = level
         if line == self.pins.HX711_SCK and level != old:
-            for chip in self.chips:
-                if level:
-                    chip.rise()
-                else:
-                    chip.fall()
+            # One wire: every chip sees the edge at the same instant. The chips' work on it is
+            # done at the next look at a line, at the edge's time: the fake's own Python must
+            # not stretch the pulse it is judging.
+            self._edges.append((self.clock.us, level))
             if level and self.stall_us:
                 stall, self.stall_us = self.stall_us, 0
                 end = time.perf_counter() + stall / 1e6
                 while time.perf_counter() < end:
                     pass  # the process was preempted with the clock high
 
+    def _apply_edges(self):
+        for at, level in self._edges:
+            self.clock.edge = at
+            for chip in self.chips:
+                if level:
+                    chip.rise()
+                else:
+                    chip.fall()
+        self.clock.edge = None
+        self._edges.clear()
+
     def read(self, line):
+        self._apply_edges()
+        self.advance()
         if line in self.levels:
             return self.levels[line]
         chip = self.dout.get(line)
