@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 import queue
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -68,7 +69,28 @@ class GameOver:
     standings: Standings
 
 
-Update = Line | RoundOver | Rings | Shown | GameOver
+@dataclass(frozen=True)
+class State:
+    """The table after a turn that changed it (for outputs that show the whole game): a
+    shallow copy of the game with its own copy of the log (the engine never changes a state
+    in place), the pauses and the board's boot."""
+
+    game: Game
+    holds: Mapping[str, str]
+    boot: str | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of a submitted line: applied or not, what the table said about it, how
+    many events it added."""
+
+    applied: bool
+    said: tuple[str, ...]
+    events: int
+
+
+Update = Line | RoundOver | Rings | Shown | GameOver | State
 Output = Callable[[Update], None]
 
 
@@ -112,7 +134,9 @@ class Table:
         self.sim = sim  # a sim.registry.Simulation, or None at a real table
         self.session = TableSession(journal, game_id, game, send=self._send, say=self._say)
         self._outputs: list[tuple[Outbox, threading.Thread]] = []
-        self._inputs: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._inputs: queue.SimpleQueue[tuple[str, Callable] | None] = queue.SimpleQueue()
+        self._said: list[str] | None = None  # what the session says about the line applied
+        self._state_key = None  # what the last published State showed
         self._input_ended = False
         self._stop = threading.Event()
         self._rounds_told = len(game.standings().rounds)
@@ -132,9 +156,10 @@ class Table:
         for outbox, _ in self._outputs:
             outbox.put(update)
 
-    def submit(self, line: str) -> None:
-        """A typed command (any thread)."""
-        self._inputs.put(line)
+    def submit(self, line: str, answer: Callable[[Answer], None] | None = None) -> None:
+        """A typed command (any thread); `answer` (if given) is called with its `Answer`
+        in the loop's thread once it is applied."""
+        self._inputs.put((line, answer))
 
     def end_input(self) -> None:
         """No more typed commands will come (any thread)."""
@@ -151,6 +176,8 @@ class Table:
         return self.link.send(kind, **fields)
 
     def _say(self, text: str) -> None:
+        if self._said is not None:
+            self._said.append(text)
         self.publish(Line(text))
 
     # -- the loop --------------------------------------------------------------------------
@@ -163,8 +190,10 @@ class Table:
             while not self.game.finished and not self._stopped():
                 self._on_messages(self.link.poll(POLL_S))
                 self._on_inputs()
+                self._tell_state()
                 self._show_rings()
             self._on_messages(self.link.poll(FINAL_FRAMES_S))  # the game-over frame
+            self._tell_state()
             self._show_rings(final=True)
             standings = self.game.standings()
             self.publish(GameOver(self.game_id, standings))
@@ -194,8 +223,28 @@ class Table:
             if line is None:
                 self._input_ended = True
                 return
-            self.session.on_key(line)
+            line, answer = line
+            before, self._said = len(self.game.events), []
+            try:
+                applied = self.session.on_key(line)
+            finally:
+                said, self._said = tuple(self._said), None
+            if answer is not None:
+                answer(Answer(bool(applied), said, len(self.game.events) - before))
             self._tell_rounds()
+
+    def state(self) -> State:
+        """The table now (call it from the loop's thread, or before the loop runs)."""
+        game = copy.copy(self.game)
+        game.events = list(self.game.events)
+        return State(game, dict(self.session.holds), self.session.boot)
+
+    def _tell_state(self) -> None:
+        holds = tuple(sorted(self.session.holds.items()))
+        key = (len(self.game.events), holds, self.session.boot)
+        if key != self._state_key:
+            self._state_key = key
+            self.publish(self.state())
 
     def _stopped(self) -> bool:
         if self._stop.is_set():

@@ -7,6 +7,9 @@ Set STICKTABLE_SCREENSHOTS=DIR (`make screenshots`) to keep a screenshot of each
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 import queue
 import re
@@ -18,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from sticktable import cli
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags chromium keeps calling home through a closed network.
@@ -31,6 +36,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
+# `sticktable run` on the simulated table; a loaded machine may take a while to boot MicroPython.
+SIM_RUN = ("run", "--sim", "--hello-timeout", "30")
 PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 800}
 
@@ -68,6 +75,20 @@ def page_for(browser):
         context.close()
 
 
+def command(*args: str) -> str:
+    """What a `sticktable` command prints, run in this process (no interpreter start-up)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(list(args)) == 0
+    return out.getvalue()
+
+
+def replay(journal: str, game: int = 1, upto: int | None = None) -> dict:
+    """`sticktable replay GAME [--upto N]`: the journal's own standings."""
+    upto_args = ["--upto", str(upto)] if upto is not None else []
+    return json.loads(command("replay", str(game), "--json", "--journal", journal, *upto_args))
+
+
 def screenshot(page, name: str) -> None:
     """Keep a screenshot of the view for the README when asked to (make screenshots)."""
     folder = os.environ.get("STICKTABLE_SCREENSHOTS")
@@ -93,7 +114,7 @@ BLOODSTICKS += "collect\nbet 1\nmatch Ann\ndrop high\ntotals Ann=4 Bo=1\n"
 def play_bloodsticks(journal: str) -> None:
     """A short Bloodsticks game typed at the simulated table, into `journal`."""
     typed = sticktable(
-        "run", "--sim", "--game", "bloodsticks", "--players", "Ann,Bo,Cy", "--quiet",
+        *SIM_RUN, "--game", "bloodsticks", "--players", "Ann,Bo,Cy", "--quiet",
         "--house", "first_dropper=host", "--house", "entry=totals", "--journal", journal,
         input=BLOODSTICKS,
     )  # fmt: skip

@@ -7,22 +7,29 @@ Bloodsticks game typed at the simulated table. Every number on the pages is comp
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 
 import pytest
-from conftest import PHONE, TV, Served, play_bloodsticks, screenshot, sticktable
-
-from sticktable import cli
+from conftest import (
+    PHONE,
+    SIM_RUN,
+    TV,
+    Served,
+    command,
+    play_bloodsticks,
+    replay,
+    screenshot,
+    sticktable,
+)
 
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("web") / "journal.sqlite")
     played = sticktable(
-        "run", "--sim", "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0", "--quiet",
+        *SIM_RUN, "--seed", "3", "--players", "Ann,Bo,Cy", "--speed", "0", "--quiet",
         "--journal", path,
     )  # fmt: skip
     assert played.returncode == 0, played.stdout[-2000:] + played.stderr[-2000:]
@@ -35,19 +42,6 @@ def console(journal):
     served = Served("serve", "--journal", journal, "--web", "127.0.0.1:0")
     yield served
     served.stop()
-
-
-def command(*args: str) -> str:
-    """What a `sticktable` command prints, run in this process (no interpreter start-up)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(list(args)) == 0
-    return out.getvalue()
-
-
-def replay(journal: str, game: int, upto: int | None = None) -> dict:
-    upto_args = ["--upto", str(upto)] if upto is not None else []
-    return json.loads(command("replay", str(game), "--json", "--journal", journal, *upto_args))
 
 
 def page_totals(page, root: str = "table.standings") -> dict[str, int]:

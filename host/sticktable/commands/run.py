@@ -7,6 +7,7 @@ import contextlib
 from pathlib import Path
 
 from sticktable.cliargs import add_hello_timeout, check_run_options
+from sticktable.commands.serve import add_web_option
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
 from sticktable.house.publisher import add_publish_options, publishing
@@ -77,6 +78,7 @@ def register(subparsers) -> None:
     add_scoreboard_option(parser)
     add_journal_option(parser)
     add_publish_options(parser)
+    add_web_option(parser, required=False)  # the web console (sticktable/web/)
     parser.set_defaults(func=run)
 
 
@@ -98,6 +100,7 @@ def run(args) -> int:
     if args.resume and not path.exists():
         raise UserError(f"no unfinished game to resume (no journal at {path})")
     say = (lambda text: None) if args.quiet else print
+    web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
         journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
         header = None if args.resume else header_from_args(args)
@@ -126,6 +129,10 @@ def run(args) -> int:
             table.subscribe(TerminalOutput(quiet=args.quiet))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
+            if args.web:
+                from sticktable.web.attach import live_console
+
+                web = outer.enter_context(live_console(args.web, table, journal.path, say))
             players = ", ".join(game.header["players"])
             where = f"journal {journal.path}"
             table.publish(
@@ -137,12 +144,16 @@ def run(args) -> int:
             table.publish(Line("type `help` for the commands"))
             read_keyboard(table)  # typed or piped, on every table
             table.run()
-    verdict = sim.verdict(game) if sim is not None else None
-    if verdict is None:
-        return 0 if game.finished else 1
-    ok, text = verdict
-    print(text)
-    return 0 if ok else 1
+        verdict = sim.verdict(game) if sim is not None else None
+        if verdict is None:
+            code = 0 if game.finished else 1
+        else:
+            ok, text = verdict
+            print(text)
+            code = 0 if ok else 1
+        if web is not None:
+            web.linger(say)
+    return code
 
 
 def _to_scoreboard(scoreboard, update) -> None:

@@ -18,21 +18,14 @@ from sticktable.journal import Journal, default_path
 from sticktable.web import model
 
 
-class JournalReader(Journal):
-    """A journal opened read-only (`mode=ro`): no schema migration, no lock taken to write."""
-
-    def __init__(self, path: Path | str | None = None):
-        super().__init__(path, read_only=True)  # errors: one line naming the file (journal_db)
-
-
 class History:
     """Everything the history pages ask of one journal file."""
 
     def __init__(self, path: Path | str | None):
         self.path = Path(path) if path else default_path()
 
-    def _open(self) -> JournalReader:
-        return JournalReader(self.path)
+    def _open(self) -> Journal:
+        return Journal(self.path, read_only=True)
 
     def exists(self) -> bool:
         return self.path.exists()

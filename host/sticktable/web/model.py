@@ -8,6 +8,7 @@ a game's standings touches only this file.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from sticktable.daemon import describe_event
 from sticktable.engine import Game
@@ -53,6 +54,30 @@ def numbered_log(game: Game) -> list[dict]:
     return out
 
 
+def as_json(value) -> dict:
+    """A rule set's answer (a dict, or a typed value with `to_json`/a dataclass) as a dict."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if dataclasses.is_dataclass(value):
+        return dataclasses.asdict(value)
+    return dict(value)
+
+
+def display_json(game: Game) -> dict:
+    """What the score rings show now (scores per seat, whose turn, the mode)."""
+    return as_json(game.rules.display(game.state))
+
+
+def ring_scores(game: Game) -> list[int]:
+    return list(display_json(game).get("scores", []))
+
+
+def seat_names(game: Game) -> list[str]:
+    """The players in ring order (Sticks seats players as they drew; others as listed)."""
+    seats = game.rules.view(game.state, None).get("seats")
+    return list(seats) if isinstance(seats, list) and seats else list(game.header["players"])
+
+
 def totals(standings: dict) -> dict[str, int]:
     """Each player's score: points (Stick Stack, Bloodsticks) or completed sticks (Sticks)."""
     if "totals" in standings:
@@ -72,7 +97,7 @@ def round_notes(standings: dict) -> list[str]:
     """How each round ended, where the game says (a topple, and by whom)."""
     notes = []
     for r in standings.get("rounds", []):
-        note = str(r.get("ended_by") or "") if isinstance(r, dict) else ""
+        note = str(r.get("how") or r.get("ended_by") or "") if isinstance(r, dict) else ""
         if isinstance(r, dict) and r.get("toppler"):
             note += f" by {r['toppler']}"
         notes.append(note.strip())
@@ -92,7 +117,7 @@ def totals_by_round(players: list[str], standings: dict) -> list[dict[str, int]]
 
 def game_summary(game: Game) -> dict:
     """Standings of a whole game for the pages: players, totals, rounds, winners, the plot."""
-    standings = game.summary()
+    standings = as_json(game.summary())
     players = list(game.header.get("players", []))
     return {
         "game": game.header.get("game"),
@@ -133,7 +158,7 @@ def scalar_facts(view: dict) -> dict:
 
 def player_stats(game: Game) -> dict[str, dict]:
     """What one game adds to each player's statistics."""
-    standings = game.summary()
+    standings = as_json(game.summary())
     players = list(game.header.get("players", []))
     stats = {
         p: {"games": 1, "wins": 0, "round_points": [], "topples": 0, "fell": 0, "turns": 0}

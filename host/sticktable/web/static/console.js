@@ -11,7 +11,7 @@ function el(tag, attrs, ...children) {
     if (key === "on") for (const [ev, fn] of Object.entries(value)) node.addEventListener(ev, fn);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -54,7 +54,7 @@ function standingsTable(summary) {
     rounds.map((_, i) => el("th", { class: "num" }, `R${i + 1}`)), el("th", { class: "num" }, "total"));
   const rows = summary.players.map((p) =>
     el("tr", { "data-player": p, class: winners.has(p) ? "winner" : null },
-      el("td", { class: "name" }, p, winners.has(p) ? " 🏆" : ""),
+      el("td", { class: "name" }, p, winners.has(p) ? " ★" : ""),
       rounds.map((r) => el("td", { class: "num" }, r[p] ?? 0)),
       el("td", { class: "num total", "data-total": p }, summary.totals[p] ?? 0)));
   const notes = summary.round_notes.some((n) => n)
@@ -164,7 +164,267 @@ async function viewStats() {
     stats.skipped.length ? el("p", { class: "notes" }, `games that do not replay: ${stats.skipped.join(", ")}`) : null);
 }
 
-const VIEWS = { games: viewGames, game: viewGame, stats: viewStats };
+
+// -- live views: one WebSocket feed, re-rendered on each snapshot ------------------------------
+
+function feed(onMessage) {
+  let delay = 500;
+  const status = el("p", { class: "notes", id: "feed" }, "connecting…");
+  function connect() {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    ws.onopen = () => { delay = 500; status.textContent = "live"; };
+    let log = [];
+    ws.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      log = log.slice(0, msg.log_from).concat(msg.log); // the server sends what changed
+      msg.log = log;
+      window.sticktableLast = msg; // for the browser tests: the latest snapshot this page has
+      (window.sticktableSeen = window.sticktableSeen || []).push({ version: msg.version, events: msg.log.length, totals: msg.summary.totals });
+      try { onMessage(msg); } catch (err) { status.replaceChildren(failure(err)); }
+    };
+    ws.onclose = () => { status.textContent = "reconnecting…"; setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
+  }
+  connect();
+  return status;
+}
+
+function ringSvg(colours, score, turn) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "-50 -50 100 100");
+  for (let i = 0; i < 12; i++) {
+    const a = (i / 12) * 2 * Math.PI - Math.PI / 2;
+    const c = document.createElementNS(ns, "circle");
+    c.setAttribute("cx", (38 * Math.cos(a)).toFixed(1));
+    c.setAttribute("cy", (38 * Math.sin(a)).toFixed(1));
+    c.setAttribute("r", "7");
+    const colour = colours ? colours[i] : "#000000";
+    // LEDs are dim on purpose (a 500 mA budget): scale up so the page shows the hue.
+    c.setAttribute("fill", colour === "#000000" ? "#e4e4e4" : brighten(colour));
+    c.setAttribute("stroke", "#999");
+    c.setAttribute("data-led", colour);
+    svg.append(c);
+  }
+  const t = document.createElementNS(ns, "text");
+  t.setAttribute("text-anchor", "middle"); t.setAttribute("dy", "8"); t.setAttribute("font-size", "24");
+  t.textContent = score;
+  svg.append(t);
+  if (turn) svg.classList.add("turn");
+  return svg;
+}
+
+function brighten(hex) {
+  const v = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const m = Math.max(...v) || 1;
+  return "#" + v.map((x) => Math.round((x / m) * 230).toString(16).padStart(2, "0")).join("");
+}
+
+function statusLine(msg) {
+  const s = msg.status;
+  const parts = [`game ${msg.game_id}: ${msg.summary.game}`];
+  if (s.finished) parts.push("game over");
+  else if (s.paused.length) parts.push(`paused: ${s.paused.join("; ")}`);
+  else parts.push("playing");
+  parts.push(s.boot ? `board connected (boot ${s.boot})` : "no board");
+  return el("p", { class: s.paused.length ? "status error" : "status", id: "status" }, parts.join(" · "));
+}
+
+function lastEvents(msg, count) {
+  const log = msg.log.slice(-count).reverse();
+  return el("ol", { class: "log recent", reversed: true }, log.map((e) =>
+    el("li", { "data-n": e.n }, el("span", { class: "n" }, e.n), " ", e.text)));
+}
+
+function costsLine(costs) {
+  const parts = Object.entries(costs).map(([p, d]) => `${p} ${d > 0 ? "+" : ""}${d}`);
+  return parts.length ? el("p", { class: "costs", id: "costs" }, "last change: ", parts.join(", ")) : null;
+}
+
+let speech = false;
+function announce(text) {
+  if (speech && window.speechSynthesis) window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+}
+
+async function viewRoom() {
+  const status = feed(render);
+  const codes = await getJSON("/api/join-codes").catch(() => null);
+  let lastRounds = null;
+  let lastVersion = 0;
+  function render(msg) {
+    const seats = msg.seats;
+    const rings = el("div", { class: "rings", id: "rings" }, seats.map((p, i) =>
+      el("div", { class: "ring", "data-player": p }, ringSvg(msg.rings && msg.rings[i], msg.display.scores[i] ?? "", msg.display.turn === i), el("div", {}, p))));
+    const speak = el("label", {}, el("input", { type: "checkbox", id: "speech", checked: speech, on: { change: (e) => { speech = e.target.checked; } } }), " announce aloud");
+    show(
+      el("h1", {}, "Table"), statusLine(msg), status,
+      el("div", { class: "grid" },
+        el("section", { class: "panel" }, el("h2", {}, "Rings"), rings),
+        el("section", { class: "panel" }, el("h2", {}, "Standings"), standingsTable(msg.summary),
+          turnLine(msg), costsLine(msg.costs))),
+      el("div", { class: "grid" },
+        el("section", { class: "panel" }, el("h2", {}, "Table state"), factsList(msg.facts)),
+        el("section", { class: "panel" }, el("h2", {}, "Last events"), lastEvents(msg, 8), speak)),
+      codes ? el("section", { class: "panel qr" }, el("h2", {}, "Join"), el("div", { class: "rings" },
+        Object.entries(codes).map(([p, uri]) => el("figure", {}, el("img", { src: uri, alt: `join link for ${p}` }), el("figcaption", {}, p))))) : null,
+    );
+    app.dataset.version = msg.version;
+    if (lastVersion && msg.version > lastVersion) {
+      const rounds = msg.summary.rounds.length;
+      if (lastRounds !== null && rounds > lastRounds) {
+        announce(`round ${rounds} over. ` + Object.entries(msg.summary.totals).map(([p, t]) => `${p} ${t}`).join(", "));
+      } else {
+        for (const [p, d] of Object.entries(msg.costs)) announce(`${p}: ${d > 0 ? "plus" : "minus"} ${Math.abs(d)}`);
+      }
+      lastRounds = rounds;
+    }
+    lastRounds = msg.summary.rounds.length;
+    lastVersion = msg.version;
+  }
+}
+
+function turnLine(msg) {
+  const turn = msg.display.turn;
+  const who = turn === null || turn === undefined ? null : msg.seats[turn];
+  return el("p", { id: "turn" }, msg.status.finished ? `winner: ${msg.summary.winners.join(", ")}` : who ? `turn: ${who}` : "");
+}
+
+// -- referee ----------------------------------------------------------------------------------
+
+async function viewReferee() {
+  let selected = null;
+  let latest = null;
+  const answer = el("p", { id: "answer", role: "status" });
+  const pending = el("div", { id: "confirm" });
+  async function send(line) {
+    answer.replaceChildren("…");
+    try {
+      const result = await postJSON("/api/referee", { line });
+      answer.replaceChildren(el("span", { class: "ok" }, result.ok || "done"));
+    } catch (err) {
+      answer.replaceChildren(failure(err));
+    }
+  }
+  function confirmThen(text, line) {
+    pending.replaceChildren(el("p", {}, text),
+      el("button", { id: "confirm-yes", on: { click: () => { pending.replaceChildren(); send(line); } } }, "confirm"),
+      el("button", { class: "secondary", on: { click: () => pending.replaceChildren() } }, "cancel"));
+  }
+  const fixInput = el("input", { type: "text", id: "fix-with", placeholder: 'replacement: JSON event(s), or [] to strike it' });
+  const command = el("input", { type: "text", id: "command", placeholder: "a command, as typed at the table" });
+  const status = feed(render);
+  function render(msg) {
+    latest = msg;
+    const log = eventLog(msg.log, { id: "log" });
+    for (const li of log.querySelectorAll("li")) {
+      li.addEventListener("click", () => { selected = Number(li.dataset.n); render(latest); });
+      if (Number(li.dataset.n) === selected) li.classList.add("picked");
+    }
+    const lastLive = [...msg.log].reverse().find((e) => e.type !== "correct" && e.corrected_by === undefined);
+    show(
+      el("h1", {}, "Referee"), statusLine(msg), status,
+      el("section", { class: "panel" },
+        el("button", { id: "undo", disabled: !lastLive || msg.status.finished, on: { click: () => confirmThen(`Undo event ${lastLive.n} (${lastLive.text})? It is journaled as a correction.`, "undo") } }, "undo last"),
+        el("button", { id: "ok", class: msg.status.paused.length ? null : "secondary", on: { click: () => send("ok") } }, "ok: play on"),
+        el("div", {}, el("label", { for: "fix-with" }, selected === null ? "pick an event in the log to fix it" : `fix event ${selected}: `), fixInput,
+          el("button", { id: "fix", disabled: selected === null, on: { click: () => confirmThen(`Replace event ${selected} by ${fixInput.value || "[]"}?`, `fix ${selected} ${fixInput.value || "[]"}`) } }, "fix")),
+        pending, answer),
+      counterScreen(msg, send),
+      el("section", { class: "panel" }, el("h2", {}, "Command"),
+        el("form", { on: { submit: (e) => { e.preventDefault(); send(command.value); } } }, command, el("button", { type: "submit" }, "send")),
+        el("details", {}, el("summary", {}, "commands"), el("pre", {}, msg.keys_help))),
+      el("section", {}, el("h2", {}, "Event log"), log),
+      el("section", {}, el("h2", {}, "Standings"), standingsTable(msg.summary)),
+    );
+  }
+}
+
+// Bloodsticks: the counter enters a drop's layout (postures, what lies on what, what touches).
+function counterScreen(msg, send) {
+  const v = msg.view;
+  if (!v || v.game !== "bloodsticks" || !v.sticks || !Object.keys(v.sticks).length) return null;
+  if (v.phase !== "count" && v.phase !== "confirm") return null;
+  const ids = [...Object.values(v.sticks).flat(), ...v.extras];
+  const rows = ids.map((id) => {
+    const extra = v.extras.includes(id);
+    const posture = extra ? null : el("select", { "data-posture": id },
+      ["flat", "thin", "thick", "center", "off"].map((p) => el("option", { value: p }, p)));
+    return el("tr", { "data-stick": id }, el("td", {}, id), el("td", {}, posture),
+      el("td", {}, el("input", { type: "text", "data-on": id, placeholder: "on: ids" })),
+      el("td", {}, el("input", { type: "text", "data-touch": id, placeholder: "touches: ids" })));
+  });
+  const table = el("table", { class: "counter" }, el("thead", {}, el("tr", {}, ["stick", "posture", "lies on", "touches"].map((h) => el("th", {}, h)))), el("tbody", {}, rows));
+  function layout() {
+    const sticks = {};
+    for (const id of ids) {
+      const entry = {};
+      const posture = table.querySelector(`[data-posture="${id}"]`);
+      if (posture) { if (posture.value === "off") entry.off = true; else entry.posture = posture.value; }
+      const list = (sel) => table.querySelector(sel).value.split(/[\s,]+/).filter(Boolean);
+      const on = list(`[data-on="${id}"]`); if (on.length) entry.on = on;
+      const touch = list(`[data-touch="${id}"]`); if (touch.length) entry.touch = touch;
+      sticks[id] = entry;
+    }
+    return sticks;
+  }
+  const proposal = v.proposal ? el("p", { id: "proposal" }, "proposed points: ",
+    Object.entries(v.proposal).map(([p, n]) => `${p} ${n}`).join(", ")) : null;
+  const override = el("input", { type: "text", id: "override", placeholder: "NAME=N ... [why]" });
+  return el("section", { class: "panel", id: "counter" }, el("h2", {}, `Counter's screen (${v.counter})`),
+    v.phase === "count" ? [el("div", { class: "scroll" }, table),
+      el("button", { id: "propose", on: { click: () => send(`layout ${JSON.stringify(layout())}`) } }, "score this layout")] : null,
+    proposal,
+    v.phase === "confirm" ? [el("button", { id: "confirm-points", on: { click: () => send("confirm") } }, "confirm"),
+      override, el("button", { class: "secondary", on: { click: () => send(`override ${override.value}`) } }, "override")] : null);
+}
+
+// -- player -----------------------------------------------------------------------------------
+
+function describeAction(a) {
+  const rest = Object.entries(a).filter(([k]) => k !== "type" && k !== "player")
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.flat().join(" ") : v}`);
+  const names = { take: "take", match: "match the bet", fall_out: "fall out", draw: "draw", discard: "discard", laydown: "lay down", meld: "meld", layoff: "lay off" };
+  return [names[a.type] || a.type, ...rest].join(" ");
+}
+
+async function viewPlayer() {
+  const answer = el("p", { id: "answer", role: "status" });
+  const picked = new Set();
+  async function act(event) {
+    answer.replaceChildren("…");
+    try {
+      const result = await postJSON("/api/act", { event });
+      answer.replaceChildren(el("span", { class: "ok" }, result.ok || "done"));
+      picked.clear();
+    } catch (err) {
+      answer.replaceChildren(failure(err));
+    }
+  }
+  let latest = null;
+  const status = feed(render);
+  function render(msg) {
+    latest = msg;
+    const you = msg.you;
+    const v = you.view;
+    const actions = el("div", { id: "actions" }, you.actions.length ? you.actions.map((a) =>
+      el("button", { "data-action": a.type, on: { click: () => act(a) } }, describeAction(a))) : el("p", { class: "notes" }, "nothing for you to do now"));
+    const hand = Array.isArray(v.hand) ? el("section", { class: "panel" }, el("h2", {}, "Your hand"),
+      el("div", { class: "cards", id: "hand" }, v.hand.map((c, i) => {
+        const key = `${i}:${c}`;
+        return el("span", { class: picked.has(key) ? "card picked" : "card", "data-card": c, on: { click: () => { picked.has(key) ? picked.delete(key) : picked.add(key); render(latest); } } }, c);
+      })),
+      v.stick ? el("p", { id: "stick" }, `your stick ${v.stick.number}: ${v.stick.text}`) : null,
+      el("p", {}, el("button", { class: "secondary", id: "laydown-picked", on: { click: () => act({ type: v.players && v.players[you.player] && v.players[you.player].down ? "meld" : "laydown", cards: [...picked].map((k) => k.split(":")[1]) }) } }, "lay down / meld the picked cards"))) : null;
+    show(
+      el("h1", {}, you.player), statusLine(msg), status,
+      el("section", { class: "panel" }, el("h2", {}, "Your move"), actions, answer),
+      hand,
+      el("section", { class: "panel" }, el("h2", {}, "Game"), factsList(msg.facts)),
+      el("section", {}, el("h2", {}, "Standings"), standingsTable(msg.summary)),
+    );
+  }
+}
+
+const VIEWS = { games: viewGames, game: viewGame, stats: viewStats, room: viewRoom, referee: viewReferee, player: viewPlayer };
 window.sticktable = { el, getJSON, postJSON, show, failure, standingsTable, totalsPlot, eventLog, factsList, VIEWS };
 
 document.addEventListener("DOMContentLoaded", () => {
