@@ -163,7 +163,8 @@ def drift(minute, meta) -> Check:
 
 def resonance(tap, meta) -> list[Check]:
     """Feed the tap to the firmware's detector: what it learned, and what its filter leaves."""
-    from sticktable.sim.detection import make_detector
+    from tablefw.calibrator import make_detector
+    from tablefw.reading import MISSING
 
     det = make_detector(meta)
     n = int(meta["cells"])
@@ -171,11 +172,6 @@ def resonance(tap, meta) -> list[Check]:
     out = array("i", [0, 0, 0, 0])
     raw, nulled = [], []
     learned_at = None
-    from sticktable.paths import import_firmware
-
-    import_firmware()
-    from tablefw.detect import MISSING
-
     for s in tap:
         for i in range(n):
             v = s.cells[i]

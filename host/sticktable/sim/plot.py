@@ -56,6 +56,23 @@ def series(meta: dict, samples: list[Sample]) -> dict:
     return out
 
 
+def _mark(axes, where, event, colour, prefix, style, y) -> None:
+    """A vertical line through every panel at the event, labelled on one of them."""
+    t = event["t_ms"] / 1000.0
+    for ax in axes:
+        ax.axvline(t, color=colour, **style)
+    label = prefix + event["kind"] + (f" {event['count']}" if "count" in event else "")
+    where.annotate(
+        label,
+        (t, y),
+        xycoords=("data", "axes fraction"),
+        rotation=90,
+        fontsize=7,
+        color=colour,
+        va="top" if y else "bottom",
+    )
+
+
 def plot_trace(
     meta: dict,
     samples: list[Sample],
@@ -84,35 +101,11 @@ def plot_trace(
     low.set_ylabel("tilt (deg)")
     low.set_xlabel("time (s)")
     for e in events:
-        colour = COLOURS.get(e["kind"], "grey")
-        for ax in axes:
-            ax.axvline(e["t_ms"] / 1000.0, color=colour, lw=0.8, alpha=0.8)
-        label = e["kind"] + (f" {e['count']}" if "count" in e else "")
-        top.annotate(
-            label,
-            (e["t_ms"] / 1000.0, 1.0),
-            xycoords=("data", "axes fraction"),
-            rotation=90,
-            fontsize=7,
-            color=colour,
-            va="top",
-        )
+        _mark(axes, top, e, COLOURS.get(e["kind"], "grey"), "", dict(lw=0.8, alpha=0.8), 1.0)
     for e in truth or []:
-        if e["kind"] not in COLOURS or e.get("phase", "play") != "play":
-            continue
-        colour = COLOURS[e["kind"]]
-        label = "truth " + e["kind"] + (f" {e['count']}" if "count" in e else "")
-        for ax in axes:
-            ax.axvline(e["t_ms"] / 1000.0, color=colour, lw=1.2, ls=":", alpha=0.9)
-        low.annotate(
-            label,
-            (e["t_ms"] / 1000.0, 0.0),
-            xycoords=("data", "axes fraction"),
-            rotation=90,
-            fontsize=7,
-            color=colour,
-            va="bottom",
-        )
+        if e["kind"] in COLOURS and e.get("phase", "play") == "play":
+            style = dict(lw=1.2, ls=":", alpha=0.9)
+            _mark(axes, low, e, COLOURS[e["kind"]], "truth ", style, 0.0)
     if window:
         low.set_xlim(*window)
         for ax, key in ((top, "grams"), (mid, "cop_x"), (low, "tilt")):
