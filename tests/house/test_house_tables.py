@@ -79,7 +79,6 @@ def test_broker_killed_a_table_cut_off_for_30_s_and_the_house_restarted_lose_not
             url_of[name],
             mosquitto.credentials,
             seed,
-            speed=3,
             players=PLAYERS[name],
         )  # fmt: skip
         for seed, name in enumerate(PLAYERS, start=7)
