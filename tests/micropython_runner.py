@@ -15,6 +15,11 @@ MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent))
 )
 
 
+# The whole application compiled from source on the unix port needs more than the RP2040's
+# 192 KB (the compiler's own allocations fragment the heap); the boards load .mpy files.
+SOURCE_HEAP = "256K"
+
+
 def micropython_env(extra_path: list[Path] | None = None) -> dict:
     """MICROPYPATH replaces the default path, so keep `.frozen` (the built-in asyncio etc.)."""
     paths = [str(p) for p in (extra_path or [])] + [str(FIRMWARE), ".frozen"]

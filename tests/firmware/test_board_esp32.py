@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from micropython_runner import SOURCE_HEAP
 
 FAKES = Path(__file__).parent / "mpfakes_esp32"
 RP2_FAKES = Path(__file__).parent / "mpfakes_rp2"
@@ -196,7 +197,9 @@ print(json.dumps(res))
 def test_esp32_board_on_fakes(mp, tmp_path):
     script = tmp_path / "esp32_script.py"
     script.write_text(SCRIPT)
-    proc = mp(script, extra_path=[FAKES, HX711_FAKES])
+    # SOURCE_HEAP: compiling the whole firmware from source on the board's heap fragments it;
+    # the board runs precompiled .mpy (make firmware), whose RAM bench_ram.py measures.
+    proc = mp(script, heap=SOURCE_HEAP, extra_path=[FAKES, HX711_FAKES])
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     res = json.loads(proc.stdout.decode().splitlines()[-1])
     fault_cells, fault_accel, missing = res["masks"]

@@ -7,6 +7,8 @@ PIO words -> cells, I2C -> accel, pins -> buttons, frames -> NeoPixel buffer, fa
 import json
 from pathlib import Path
 
+from micropython_runner import SOURCE_HEAP
+
 FAKES = Path(__file__).parent / "mpfakes_rp2"
 HX711_FAKES = Path(__file__).parent / "mpfakes"
 
@@ -133,7 +135,9 @@ print(json.dumps(res))
 def test_rp2_board_on_fakes(mp, tmp_path):
     script = tmp_path / "rp2_script.py"
     script.write_text(SCRIPT)
-    proc = mp(script, extra_path=[FAKES, HX711_FAKES])
+    # SOURCE_HEAP: compiling the whole firmware from source on the board's heap fragments it;
+    # the board runs precompiled .mpy (make firmware), whose RAM bench_ram.py measures.
+    proc = mp(script, heap=SOURCE_HEAP, extra_path=[FAKES, HX711_FAKES])
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     res = json.loads(proc.stdout.decode().splitlines()[-1])
     info = res["info"]

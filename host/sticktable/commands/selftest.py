@@ -20,14 +20,16 @@ def register(subparsers) -> None:
         "fail per line and what to fix; exit 0 if all pass, 1 if not.",
     )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--port", metavar="DEV", help="the board's serial port (default: USB id)")
+    where.add_argument("--port", metavar="PORT", help="the board's serial port (default: USB id)")
     where.add_argument(
         "--sim", action="store_true", help="test the virtual tower (simulated time: seconds)"
     )
     parser.add_argument(
         "--mass", type=float, default=200.0, metavar="GRAMS", help="the known mass (200 g)"
     )
-    parser.add_argument("--seed", type=int, default=1, help="--sim: the virtual table's seed")
+    parser.add_argument(
+        "--seed", type=int, default=1, metavar="N", help="--sim: the virtual table's seed"
+    )
     parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
     parser.set_defaults(func=run)
 
