@@ -4,6 +4,7 @@ resonance and the ring test), printed as a report card (host/sticktable/selftest
 
 from __future__ import annotations
 
+from sticktable.cliargs import add_hello_timeout
 from sticktable.errors import UserError
 from sticktable.selftest import report
 
@@ -30,7 +31,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--seed", type=int, default=1, metavar="N", help="--sim: the virtual table's seed"
     )
-    parser.add_argument("--hello-timeout", type=float, default=3.0, metavar="S")
+    add_hello_timeout(parser)
     parser.set_defaults(func=run)
 
 
