@@ -79,20 +79,25 @@ def test_broker_killed_a_table_cut_off_for_30_s_and_the_house_restarted_lose_not
             url_of[name],
             mosquitto.credentials,
             seed,
+            speed=4,  # about 40 s a game: every fault below falls mid-game
             players=PLAYERS[name],
         )  # fmt: skip
         for seed, name in enumerate(PLAYERS, start=7)
     ]
     try:
+        # One fault after another, each while the games are on: the house dies and comes back
+        # (the broker queues its events meanwhile), the broker dies and comes back without
+        # anything it held (the tables publish again from their cursors, the house asks for
+        # the rest), T2 loses the network for 30 s (it ends its game offline and waits).
+        time.sleep(1.5)
+        stop(house, signal.SIGKILL)
+        time.sleep(1.5)
+        house = start_house(house_journal, mosquitto.url, mosquitto.credentials)
         time.sleep(2)
-        mosquitto.kill()  # mid-game
+        mosquitto.kill()
         time.sleep(1.5)
         mosquitto.start()
-        cable.cut(30)  # T2 loses the network for 30 s: it ends its game offline, then waits
-        time.sleep(2)
-        stop(house, signal.SIGKILL)  # the house dies ...
-        time.sleep(2)
-        house = start_house(house_journal, mosquitto.url, mosquitto.credentials)  # ... and is back
+        cable.cut(30)
         outputs = [table.communicate(timeout=300)[0] for table in tables]
         for table, out in zip(tables, outputs, strict=True):
             assert table.returncode == 0, out[-3000:]
