@@ -32,6 +32,7 @@ from sticktable.engine import Game  # noqa: E402
 from sticktable.house.broker import parse_broker  # noqa: E402
 from sticktable.house.publisher import TablePublisher  # noqa: E402
 from sticktable.journal import Journal  # noqa: E402
+from sticktable.sim.evaluate import percentile  # noqa: E402
 
 WEIGHTS = {"take": 10, "placed": 10, "unplaceable": 1, "fell": 2, "topple": 0.05, "touch": 0.5,
            "end_round": 5}  # fmt: skip
@@ -74,11 +75,6 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a running process, from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def main() -> None:
@@ -152,8 +148,8 @@ def main() -> None:
     print(f"events committed at the tables: {sent}; stored by the house: {stored} "
           f"({'kept up' if stored >= sent else 'FELL BEHIND'}; last one "
           f"{caught_up_after * 1000:.0f} ms after the tables stopped)")  # fmt: skip
-    print(f"table commit -> house commit: p50 {percentile(latencies, 0.5):.1f} ms, "
-          f"p99 {percentile(latencies, 0.99):.1f} ms, max {max(latencies):.1f} ms "
+    print(f"table commit -> house commit: p50 {percentile(latencies, 50):.1f} ms, "
+          f"p99 {percentile(latencies, 99):.1f} ms, max {max(latencies):.1f} ms "
           "(target p99 < 100 ms)")  # fmt: skip
     print(f"CPU per table (journal writes + publisher): "
           f"{tables_cpu / wall / args.tables * 100:.2f} % of a core; the house: "
