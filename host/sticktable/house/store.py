@@ -69,6 +69,9 @@ class HouseStore:
         self._games: dict[tuple[str, int], _HouseGame] = {}
         self.rejected = 0
         self.repeats = 0
+        # Events of a game whose header has not come yet: MQTT orders messages per topic only,
+        # so a game's first events may overtake its header. Held until it comes.
+        self._early: dict[tuple[str, int], dict[int, dict]] = {}
 
     # -- what the service asks ---------------------------------------------------------------
 
@@ -121,7 +124,11 @@ class HouseStore:
                 "INSERT INTO house_games (table_name, table_game, game_id) VALUES (?, ?, ?)",
                 (message.table, message.game, game_id),
             )
-        self._games[(message.table, message.game)] = _HouseGame(game_id, game)
+        held = self._games[(message.table, message.game)] = _HouseGame(game_id, game)
+        held.ahead.update(self._early.pop((message.table, message.game), {}))
+        while held.count in held.ahead:
+            if not self._store(message, held, held.ahead.pop(held.count)):
+                break
 
     def on_event(self, message: Message) -> str:
         """Store the event if it is the next one. Returns what happened: "stored",
@@ -129,6 +136,9 @@ class HouseStore:
         assert message.game is not None
         held = self._game(message.table, message.game)
         if held is None:
+            early = self._early.setdefault((message.table, message.game), {})
+            if len(early) < AHEAD_LIMIT:
+                early[message.payload["index"]] = message.payload["event"]
             return "unknown"
         index, event = message.payload["index"], message.payload["event"]
         if index < held.count:
