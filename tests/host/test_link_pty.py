@@ -71,7 +71,9 @@ def test_garbage_both_ways_crashes_nobody(board, link):
     link.send("emit", n=25)
     got = collect(link, lambda g: len(events(g)) >= 25)
     assert indices(got) == list(range(25))
-    assert link.stats()["dropped"] >= 5
+    # The board's own noise may be lost to a full pty (its writes never block, like a UART's),
+    # so count only the two junk lines this test wrote itself.
+    assert link.stats()["dropped"] >= 2
     cid = link.send("arm")
     collect(link, lambda g: link.result(cid), 5)
     assert link.result(cid) == "ok"
