@@ -159,6 +159,7 @@ class Figures:
     gaps: int = 0
     gaps_exact: int = 0
     reboots: int = 0
+    watchdog_resets: int = 0  # resets the harness did not ask for (a starved simulated board)
     kills: int = 0
     interrupts: int = 0
     pulls: int = 0
@@ -186,6 +187,16 @@ def journal_facts(journal: Path) -> list[tuple[str | None, dict]]:
     except sqlite3.OperationalError:
         return []
     return [(boot, json.loads(message)) for boot, message in rows]
+
+
+def journal_game(journal: Path) -> tuple[bool, bool]:
+    """(a game is journaled, it is finished): the journal's last game."""
+    try:
+        with sqlite3.connect(journal) as db:
+            row = db.execute("SELECT finished FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    except sqlite3.OperationalError:
+        return False, False
+    return row is not None, row is not None and row[0] is not None
 
 
 def board_truth(frames: list[dict]) -> tuple[list[str], dict[str, int]]:
@@ -285,6 +296,7 @@ def play_one(
     figures = Figures(games=1)
     daemon: Daemon | None = None
     paced = speed == 0
+    asked = 0  # board reboots the harness made
     with SimTable(script.samples(), script.meta, speed=speed, paced_by_host=paced) as table:
         cable = ChaosCable(table.port, workdir, byte_error, seed)
         try:
@@ -293,7 +305,7 @@ def play_one(
             while time.monotonic() < deadline:
                 while not cable.plugged:
                     time.sleep(0.02)  # a daemon started now would find no port
-                started = journal_facts(journal)  # the game is journaled once the board answered
+                started, _ = journal_game(journal)  # journaled once the board has answered
                 args = ["--resume"] if started else ["--players", ",".join(PLAYERS)]
                 daemon = Daemon(
                     cable.path, journal, log, *args, "--hello-timeout", "10", referee=True
@@ -312,13 +324,14 @@ def play_one(
                         reboot_at = None
                         if reboot_allowed(cable, journal):
                             table.reboot()
+                            asked += 1
                     if table.samples_done.is_set() and caught_up(cable, journal):
                         break
                     time.sleep(0.02)
                 if not daemon.alive:
                     code = daemon.stop()
                     daemon = None
-                    if code == 0:
+                    if code == 0 or journal_game(journal)[1]:
                         finished = True  # the game is over
                         break
                     if "cannot open" not in tail(log):  # pulled as it started: refused, fine
@@ -332,11 +345,17 @@ def play_one(
                 figures.kills += sig == signal.SIGKILL
                 figures.interrupts += sig == signal.SIGINT
                 daemon = None
+                if journal_game(journal)[1]:
+                    # Stopped just after it journaled the game's end (in its last reads of the
+                    # board): the game is over, there is nothing to resume.
+                    finished = True
+                    break
                 # Down for a while: the board goes on sensing (it holds its events), may
                 # reboot meanwhile (loss path 2).
                 time.sleep(rng.uniform(0.05, 0.8))
                 if rng.random() < p_reboot and reboot_allowed(cable, journal):
                     table.reboot()
+                    asked += 1
                     time.sleep(rng.uniform(0.05, 0.5))
             else:
                 figures.problems.append(f"game {seed} not done in {timeout_s:g} s")
@@ -348,9 +367,10 @@ def play_one(
         frames = list(cable.frames)
         figures.pulls = cable.pulls
         figures.damaged_bytes = cable.damaged
+        figures.watchdog_resets = table.resets - asked
     result = check(frames, journal, finished, dict(cable.acks))
     result.finished = int(finished)
-    for name in ("games", "kills", "interrupts", "pulls", "damaged_bytes"):
+    for name in ("games", "kills", "interrupts", "pulls", "damaged_bytes", "watchdog_resets"):
         setattr(result, name, getattr(figures, name))
     result.problems = figures.problems + result.problems
     return result
