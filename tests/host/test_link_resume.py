@@ -243,7 +243,8 @@ def test_resuming_on_another_board_is_refused(board, journal, tmp_path):
         wait_for(lambda: not second.alive, "the daemon to refuse the board")
         assert second.stop() == 1
         said = second.output().strip().splitlines()
-        assert said[-1].startswith(f"sticktable: board on {other.path}: another board (other-board)")
+        refused = f"sticktable: board on {other.path}: another board (other-board)"
+        assert said[-1].startswith(refused)
         assert "instead of pty-board, the board this game is played on" in said[-1]
         assert not any("Traceback" in line for line in said)
         assert facts(journal) == before  # nothing journaled ...
