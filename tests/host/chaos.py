@@ -380,9 +380,9 @@ def reboot_allowed(cable: ChaosCable, journal: Path) -> bool:
     """A board keeps one boot's numbers across a reset (`prev`): reboot it only once the
     journal has counted the reset that started its current boot (the first boot: once its
     hello is journaled). Two resets no host saw in between cannot be counted exactly by any
-    host (PROTOCOL.md section 3)."""
+    host (PROTOCOL.md section 3). Not once the game is over: no host will see that reset."""
     boots, _ = board_truth(cable.frames)
-    if not boots:
+    if not boots or journal_game(journal)[1]:
         return False
     kind = "hello" if len(boots) == 1 else "gap"
     return any(m.get("k") == kind and m.get("boot") == boots[-1] for _, m in journal_facts(journal))
