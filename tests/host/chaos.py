@@ -325,9 +325,9 @@ def play_one(
                         cable.pull(rng.uniform(0.1, 2.5))  # back before or after the kill
                     if reboot_at is not None and now >= reboot_at:
                         reboot_at = None
-                        if reboot_allowed(cable, journal):
+                        if reboot_allowed(table, cable, journal):
                             table.reboot()
-                    if table.samples_done.is_set() and caught_up(cable, journal):
+                    if table.samples_done.is_set() and caught_up(table, cable, journal):
                         break
                     time.sleep(0.02)
                 if not daemon.alive:
@@ -339,7 +339,7 @@ def play_one(
                     if "cannot open" not in tail(log):  # pulled as it started: refused, fine
                         figures.problems.append(f"daemon exited {code}: {tail(log)}")
                     continue
-                if table.samples_done.is_set() and caught_up(cable, journal):
+                if table.samples_done.is_set() and caught_up(table, cable, journal):
                     daemon.stop(signal.SIGINT)
                     break
                 sig = rng.choice([signal.SIGKILL, signal.SIGINT])
@@ -355,7 +355,7 @@ def play_one(
                 # Down for a while: the board goes on sensing (it holds its events), may
                 # reboot meanwhile (loss path 2).
                 time.sleep(rng.uniform(0.05, 0.8))
-                if rng.random() < p_reboot and reboot_allowed(cable, journal):
+                if rng.random() < p_reboot and reboot_allowed(table, cable, journal):
                     table.reboot()
                     time.sleep(rng.uniform(0.05, 0.5))
             else:
@@ -377,24 +377,26 @@ def play_one(
     return result
 
 
-def reboot_allowed(cable: ChaosCable, journal: Path) -> bool:
+def reboot_allowed(table: SimTable, cable: ChaosCable, journal: Path) -> bool:
     """A board keeps one boot's numbers across a reset (`prev`): reboot it only once the
     journal has counted the reset that started its current boot (the first boot: once its
     hello is journaled). Two resets no host saw in between cannot be counted exactly by any
-    host (PROTOCOL.md section 3). Not once the game is over: no host will see that reset."""
+    host (PROTOCOL.md section 3). The current boot is the last reset's: until its hello has
+    come out, the last boot the cable saw is an earlier one, whose gap may be journaled
+    already. Not once the game is over: no host will see that reset."""
     boots, _ = board_truth(cable.frames)
-    if not boots or journal_game(journal)[1]:
+    if len(boots) != table.resets + 1 or journal_game(journal)[1]:
         return False
     kind = "hello" if len(boots) == 1 else "gap"
     return any(m.get("k") == kind and m.get("boot") == boots[-1] for _, m in journal_facts(journal))
 
 
-def caught_up(cable: ChaosCable, journal: Path) -> bool:
+def caught_up(table: SimTable, cable: ChaosCable, journal: Path) -> bool:
     """The journal knows the board's current boot (its reboot's gap) and the host has
     acknowledged every event that boot has numbered."""
     boots, last = board_truth(cable.frames)
     done = bool(boots) and cable.acks.get(boots[-1], 0) >= last[boots[-1]]
-    return done and reboot_allowed(cable, journal)
+    return done and reboot_allowed(table, cable, journal)
 
 
 def tail(path: Path, n: int = 300) -> str:
