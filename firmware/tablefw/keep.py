@@ -100,9 +100,17 @@ class FileStore:
             return None
 
     def write(self, words):
+        # Overwritten in place with one write: a reset at any moment leaves the old record or
+        # the new one. ("wb" would empty the file first: a reset just then, and the next
+        # hello would have no prev, its loss count a mere lower bound.)
+        data = _bytes(words)
         try:
-            with open(self._path, "wb") as f:
-                f.write(_bytes(words))
+            try:
+                f = open(self._path, "r+b")
+            except OSError:
+                f = open(self._path, "wb")  # the first record since power-on
+            with f:
+                f.write(data)
         except OSError:
             pass  # nothing kept: the next hello has no prev, the host's count is a lower bound
 

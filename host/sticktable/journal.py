@@ -290,6 +290,16 @@ class Journal:
                     position = (message["boot"], 0)
         return position
 
+    def board(self, game_id: int) -> str | None:
+        """The board the game is played on: its first hello's `board` (a resumed game refuses
+        another board: its events are no part of the game), or None before any hello."""
+        for fact in self.facts(game_id):
+            message = fact["message"]
+            if message.get("k") == "hello" and message.get("src") is None:
+                board = message.get("board")
+                return board if isinstance(board, str) else None
+        return None
+
     def holds(self, game_id: int) -> dict[str, str]:
         """Why play is paused at the end of the journal (see `apply_hold`): what a resumed
         daemon starts from."""

@@ -297,11 +297,17 @@ def game_to_play(
 
 
 @contextlib.contextmanager
-def open_link(port: str | None, hello_timeout: float, resume: tuple[str, int] | None) -> Iterator:
-    """The link to the board (found on USB when `port` is None), past its hello."""
+def open_link(
+    port: str | None,
+    hello_timeout: float,
+    resume: tuple[str, int] | None,
+    board: str | None = None,
+) -> Iterator:
+    """The link to the board (found on USB when `port` is None), past its hello; a resumed
+    game's (`resume`, `board`: Journal.board_position, Journal.board) refuses another board."""
     from sticktable.link import BoardLink
 
-    link = BoardLink.open(port, hello_timeout=hello_timeout, resume=resume)
+    link = BoardLink.open(port, hello_timeout=hello_timeout, resume=resume, board=board)
     try:
         yield link
     finally:

@@ -4,9 +4,15 @@ that behave like the chips: a watchdog or soft reset keeps them, a power-on clea
 through the link: the last event sent, the last acknowledged, the kinds not acknowledged."""
 
 import json
+import random
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
+from micropython_runner import MICROPYTHON, micropython_env
+
+from tablefw import keep
 
 FAKES = Path(__file__).parent
 SCRIPT = r"""
@@ -73,3 +79,44 @@ def test_the_link_state_survives_a_watchdog_reset_not_a_power_on(mp, tmp_path, p
     assert res["again"] == [res["boot2"], 0, 0, []]
     assert res["after_power_on"] is None
     assert res["garbage"] is None
+
+
+SAVING = r"""
+import sys
+from tablefw import keep
+
+store = keep.FileStore(sys.argv[1])
+keeper = keep.Keeper(store, "0badcafe")
+print("saving")
+s = 0
+while True:  # as a board sending events as fast as it can, until it is reset
+    s += 1
+    keeper.save(s, s - 1, keep.kind_bit("fell"))
+"""
+
+
+def test_a_reset_in_the_middle_of_a_save_leaves_a_whole_record(tmp_path):
+    # The simulated board keeps its record in a file; its resets are SIGKILLs that may land
+    # anywhere in a save. Each time, the file must hold a whole record (the one before or the
+    # new one), never an emptied or half-written one (the next hello would then have no prev).
+    script = tmp_path / "saving.py"
+    script.write_text(SAVING)
+    store = tmp_path / "scratch"
+    rng = random.Random(16)
+    last = 0
+    for _ in range(25):
+        proc = subprocess.Popen(
+            [MICROPYTHON, str(script), str(store)],
+            stdout=subprocess.PIPE,
+            env=micropython_env(None),
+        )
+        assert proc.stdout.readline() == b"saving\n"
+        time.sleep(rng.uniform(0.001, 0.02))
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        record = keep.unpack(keep.FileStore(str(store)).read())
+        assert record is not None, store.read_bytes()
+        assert record[0] == "0badcafe" and record[1] >= 0 and record[3] in ([], ["fell"])
+        last = max(last, record[1])
+    assert last > 0  # the kills did land among the saves

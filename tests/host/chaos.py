@@ -188,6 +188,16 @@ def journal_facts(journal: Path) -> list[tuple[str | None, dict]]:
     return [(boot, json.loads(message)) for boot, message in rows]
 
 
+def journal_game(journal: Path) -> tuple[bool, bool]:
+    """(a game is journaled, it is finished): the journal's last game."""
+    try:
+        with sqlite3.connect(journal) as db:
+            row = db.execute("SELECT finished FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    except sqlite3.OperationalError:
+        return False, False
+    return row is not None, row is not None and row[0] is not None
+
+
 def board_truth(frames: list[dict]) -> tuple[list[str], dict[str, int]]:
     """The boots in order and the highest event number each used (its frames, and the next
     boot's `prev`, which counts events it numbered but never got out)."""
@@ -285,7 +295,12 @@ def play_one(
     figures = Figures(games=1)
     daemon: Daemon | None = None
     paced = speed == 0
-    with SimTable(script.samples(), script.meta, speed=speed, paced_by_host=paced) as table:
+    # Every reset is the harness's own, made only once the journal has counted the one before
+    # (reboot_allowed): the simulated watchdog, which resets a board starved of CPU for 2 s on
+    # a loaded machine, could reset it twice before any host heard of it.
+    with SimTable(
+        script.samples(), script.meta, speed=speed, paced_by_host=paced, watchdog=False
+    ) as table:
         cable = ChaosCable(table.port, workdir, byte_error, seed)
         try:
             deadline = time.monotonic() + timeout_s
@@ -293,7 +308,7 @@ def play_one(
             while time.monotonic() < deadline:
                 while not cable.plugged:
                     time.sleep(0.02)  # a daemon started now would find no port
-                started = journal_facts(journal)  # the game is journaled once the board answered
+                started, _ = journal_game(journal)  # journaled once the board has answered
                 args = ["--resume"] if started else ["--players", ",".join(PLAYERS)]
                 daemon = Daemon(
                     cable.path, journal, log, *args, "--hello-timeout", "10", referee=True
@@ -310,21 +325,21 @@ def play_one(
                         cable.pull(rng.uniform(0.1, 2.5))  # back before or after the kill
                     if reboot_at is not None and now >= reboot_at:
                         reboot_at = None
-                        if reboot_allowed(cable, journal):
+                        if reboot_allowed(table, cable, journal):
                             table.reboot()
-                    if table.samples_done.is_set() and caught_up(cable, journal):
+                    if table.samples_done.is_set() and caught_up(table, cable, journal):
                         break
                     time.sleep(0.02)
                 if not daemon.alive:
                     code = daemon.stop()
                     daemon = None
-                    if code == 0:
+                    if code == 0 or journal_game(journal)[1]:
                         finished = True  # the game is over
                         break
                     if "cannot open" not in tail(log):  # pulled as it started: refused, fine
                         figures.problems.append(f"daemon exited {code}: {tail(log)}")
                     continue
-                if table.samples_done.is_set() and caught_up(cable, journal):
+                if table.samples_done.is_set() and caught_up(table, cable, journal):
                     daemon.stop(signal.SIGINT)
                     break
                 sig = rng.choice([signal.SIGKILL, signal.SIGINT])
@@ -332,10 +347,15 @@ def play_one(
                 figures.kills += sig == signal.SIGKILL
                 figures.interrupts += sig == signal.SIGINT
                 daemon = None
+                if journal_game(journal)[1]:
+                    # Stopped just after it journaled the game's end (in its last reads of the
+                    # board): the game is over, there is nothing to resume.
+                    finished = True
+                    break
                 # Down for a while: the board goes on sensing (it holds its events), may
                 # reboot meanwhile (loss path 2).
                 time.sleep(rng.uniform(0.05, 0.8))
-                if rng.random() < p_reboot and reboot_allowed(cable, journal):
+                if rng.random() < p_reboot and reboot_allowed(table, cable, journal):
                     table.reboot()
                     time.sleep(rng.uniform(0.05, 0.5))
             else:
@@ -345,6 +365,7 @@ def play_one(
                 daemon.stop()
             time.sleep(0.1)
             cable.close()
+        finished = finished or journal_game(journal)[1]  # it may have ended as it was stopped
         frames = list(cable.frames)
         figures.pulls = cable.pulls
         figures.damaged_bytes = cable.damaged
@@ -356,24 +377,26 @@ def play_one(
     return result
 
 
-def reboot_allowed(cable: ChaosCable, journal: Path) -> bool:
+def reboot_allowed(table: SimTable, cable: ChaosCable, journal: Path) -> bool:
     """A board keeps one boot's numbers across a reset (`prev`): reboot it only once the
     journal has counted the reset that started its current boot (the first boot: once its
     hello is journaled). Two resets no host saw in between cannot be counted exactly by any
-    host (PROTOCOL.md section 3)."""
+    host (PROTOCOL.md section 3). The current boot is the last reset's: until its hello has
+    come out, the last boot the cable saw is an earlier one, whose gap may be journaled
+    already. Not once the game is over: no host will see that reset."""
     boots, _ = board_truth(cable.frames)
-    if not boots:
+    if len(boots) != table.resets + 1 or journal_game(journal)[1]:
         return False
     kind = "hello" if len(boots) == 1 else "gap"
     return any(m.get("k") == kind and m.get("boot") == boots[-1] for _, m in journal_facts(journal))
 
 
-def caught_up(cable: ChaosCable, journal: Path) -> bool:
+def caught_up(table: SimTable, cable: ChaosCable, journal: Path) -> bool:
     """The journal knows the board's current boot (its reboot's gap) and the host has
     acknowledged every event that boot has numbered."""
     boots, last = board_truth(cable.frames)
     done = bool(boots) and cable.acks.get(boots[-1], 0) >= last[boots[-1]]
-    return done and reboot_allowed(cable, journal)
+    return done and reboot_allowed(table, cable, journal)
 
 
 def tail(path: Path, n: int = 300) -> str:

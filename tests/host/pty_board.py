@@ -26,7 +26,8 @@ UNSEQUENCED = (b'"k":"hello"', b'"k":"hb"', b'"k":"ack"', b'"k":"err"', b'"k":"r
 
 
 class PtyBoard:
-    def __init__(self, boot: str = "b0000001"):
+    def __init__(self, boot: str = "b0000001", board: str = INFO["board"]):
+        self.info = dict(INFO, board=board)  # `board`: the board's identity in its hello
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # like a CDC port: no echo, no newline translation
         os.set_blocking(self.master, False)
@@ -49,7 +50,7 @@ class PtyBoard:
 
     def boot(self, boot: str, prev: list | None = None, reset: str = "watchdog") -> None:
         """Start a new boot: the old one's buffer is gone; `prev` = [old boot, its last seq]."""
-        info = dict(INFO, boot=boot, reset=reset)
+        info = dict(self.info, boot=boot, reset=reset)
         if prev is not None:
             info["prev"] = prev
         with self._lock:

@@ -158,3 +158,45 @@ def test_undo_twice_takes_back_two_events(table):
     corrections = [e["target"] for e in journal.events(session.game_id) if e["type"] == "correct"]
     assert corrections == [2, 1]
     assert session.game.state["hand"] == 1 and session.game.state["tower"] == 0  # Ann holds it
+
+
+def test_a_reboot_mid_round_re_arms_the_board_with_the_tower(table):
+    session, journal, sent = table
+    session.on_board(board("hello", 0, boot="b1"))
+    session.on_board(board("button", 1, seat=0, long=False))
+    session.on_board(board("placed", 2, g=81))
+    session.on_board(board("button", 3, seat=1, long=False))
+    session.on_board(board("placed", 4, g=79))
+    sent.clear()
+    reboot = {"k": "gap", "src": "host", "why": "reboot", "n": 1, "exact": True}
+    session.on_board({**reboot, "boot": "b2", "old_boot": "b1"})
+    # The new boot's detector is told the two sticks standing, with the masses it reported.
+    assert [f for kind, f in sent if kind == "arm"] == [{"sticks": [81, 79]}]
+
+    # A restarted daemon knows how many stand, not their masses (they were never journaled as
+    # such): the board takes its nominal stick for them.
+    resumed_game = Game(HEADER)
+    for event in journal.events(session.game_id):
+        resumed_game.step(event)
+    again = []
+    resumed = TableSession(
+        journal,
+        session.game_id,
+        resumed_game,
+        send=lambda kind, **f: again.append((kind, f)),
+        say=lambda _: None,
+    )
+    resumed.on_board({**reboot, "boot": "b3", "old_boot": "b2"})
+    assert [f for kind, f in again if kind == "arm"] == [{"sticks": [None, None]}]
+    assert resumed.holds  # and play is paused until the referee's ok
+
+
+def test_no_re_arm_between_rounds_nor_for_a_full_buffer(table):
+    session, _, sent = table
+    session.on_board(board("hello", 0, boot="b1"))
+    reboot = {"k": "gap", "src": "host", "why": "reboot", "n": 0, "exact": True}
+    session.on_board({**reboot, "boot": "b2", "old_boot": "b1"})  # no stick stands
+    session.on_board(board("button", 1, seat=0, long=False))
+    session.on_board(board("placed", 2, g=81))
+    session.on_board(board("gap", 3, n=2, why="buffer full"))  # the board lost events, no reset
+    assert not [f for kind, f in sent if kind == "arm"]

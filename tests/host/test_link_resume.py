@@ -227,3 +227,27 @@ def test_loss_path_3_a_pause_survives_a_daemon_restart(board, journal, tmp_path)
     assert not decision(journal, "b0000002", 3).startswith("held")
     third.stop(signal.SIGINT)
     assert "play is paused" in second.output() and "play is paused" not in third.output()
+
+
+def test_resuming_on_another_board_is_refused(board, journal, tmp_path):
+    # The game was played on `pty-board`; another table's board now answers on the port.
+    start_game(board, journal, tmp_path / "a.log").stop()
+    before = facts(journal)
+    other = PtyBoard("c0000001", board="other-board")
+    try:
+        acked: list[int] = []
+        other.on_ack = acked.append
+        other.event()
+        other.event()  # its events are no part of this game
+        second = Daemon(other.path, journal, tmp_path / "b.log", "--resume")
+        wait_for(lambda: not second.alive, "the daemon to refuse the board")
+        assert second.stop() == 1
+        said = second.output().strip().splitlines()
+        refused = f"sticktable: board on {other.path}: another board (other-board)"
+        assert said[-1].startswith(refused)
+        assert "instead of pty-board, the board this game is played on" in said[-1]
+        assert not any("Traceback" in line for line in said)
+        assert facts(journal) == before  # nothing journaled ...
+        assert acked == [] and other.pending == 2  # ... nor acknowledged to the other board
+    finally:
+        other.close()

@@ -118,8 +118,9 @@ def run(args) -> int:
             if args.board == "pi":  # the firmware on this Pi, on a pty: a board like any other
                 args.port = stack.enter_context(PiTable()).port
             resume = journal.board_position(game_id) if journal is not None else None
+            board = journal.board(game_id) if journal is not None else None
             port = sim.port if sim else args.port
-            link = stack.enter_context(open_link(port, args.hello_timeout, resume))
+            link = stack.enter_context(open_link(port, args.hello_timeout, resume, board))
             if journal is None:  # a new game: journaled only once the board has answered
                 journal = outer.enter_context(Journal(args.journal))
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")

@@ -47,13 +47,14 @@ class BoardLink:
         port: str,
         *,
         resume: tuple[str, int] | None = None,
+        board: str | None = None,
         clock=time.monotonic,
         ack_on_poll: bool = False,
     ):
         self.port = port
         self.ack_on_poll = ack_on_poll
         self._clock = clock
-        self.session = HostSession(self._write, clock, resume=resume)
+        self.session = HostSession(self._write, clock, resume=resume, board=board)
         self._ser: serial.Serial | None = None
         self._backlog: list[dict] = []
         self._returned: tuple[str | None, int] | None = None  # last event poll() handed out
@@ -69,11 +70,15 @@ class BoardLink:
         *,
         hello_timeout: float = 3.0,
         resume: tuple[str, int] | None = None,
+        board: str | None = None,
         serial_number: str | None = None,
         ack_on_poll: bool = False,
     ) -> BoardLink:
-        """Open the port (found by USB id if None) and wait for the board's hello."""
-        link = cls(port or find_board(serial_number), resume=resume, ack_on_poll=ack_on_poll)
+        """Open the port (found by USB id if None) and wait for the board's hello; `resume`
+        and `board`: where the journal's game stands, and on which board (see HostSession)."""
+        link = cls(
+            port or find_board(serial_number), resume=resume, board=board, ack_on_poll=ack_on_poll
+        )
         link._ser = open_port(link.port)
         try:
             link.wait_hello(hello_timeout)

@@ -56,7 +56,8 @@ class HostSession:
     """Protocol state of one host talking to one board (across its reboots).
 
     `resume=(boot, seq)`: the journal's last applied event of that boot; events up to it are
-    treated as already delivered if the board still runs that boot.
+    treated as already delivered if the board still runs that boot. `board`: the board the
+    journal's game is played on (its hello's `board`); another board's hello is refused.
     """
 
     def __init__(
@@ -64,6 +65,7 @@ class HostSession:
         write: Callable[[bytes], object],
         clock: Callable[[], float],
         resume: tuple[str, int] | None = None,
+        board: str | None = None,
     ):
         self._write = write
         self._clock = clock
@@ -71,6 +73,7 @@ class HostSession:
         self.hello: dict | None = None  # latest hello of the current boot
         self.boot: str | None = None
         self._resume = resume
+        self._board = board
         self.expect = 1  # next board seq to deliver
         self.committed = 0  # highest seq the caller has processed: what we ack
         self.board_seq = 0  # highest seq the board said it has used (hb, hello, events)
@@ -217,12 +220,20 @@ class HostSession:
                 f"the board speaks protocol {proto[0]}.{proto[1]}, this host "
                 f"{PROTO[0]}.{PROTO[1]}: features of the newer side are not used"
             )
-        if self.hello is not None and msg.get("board") != self.hello.get("board"):
-            # Another board answers on this port (unplugged, another one plugged in, or a
-            # device path reused): its events are no part of this game, and acking them would
-            # make its own host lose them.
+        board = self.hello.get("board") if self.hello is not None else self._board
+        if board is not None and msg.get("board") != board:
+            # Another board answers on this port (unplugged, another one plugged in, a device
+            # path reused, or a resumed game's port now holding another table's board): its
+            # events are no part of this game, and acking them would make its own host lose
+            # them. Refused before anything of it is acknowledged.
+            played_on = (
+                ""
+                if self.hello is not None
+                else ", the board this game is played on: connect that one, or give the game "
+                "up (`sticktable games --abandon GAME`)"
+            )
             raise ProtocolMismatch(
-                f"another board ({msg.get('board')}) answers instead of {self.hello.get('board')}"
+                f"another board ({msg.get('board')}) answers instead of {board}{played_on}"
             )
         boot = msg.get("boot")
         s = msg["s"]
