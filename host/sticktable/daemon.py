@@ -140,7 +140,8 @@ class TableSession:
                 if words[1:] == ["--json"]:
                     self.say(json.dumps(self.game.summary(), ensure_ascii=False))
                 else:
-                    self.say(self.game.rules.status(self.game.state))
+                    rules, state = self.game.rules, self.game.state
+                    self.say("\n".join([rules.status(state), *rules.public_lines(state)]))
                     self.say("\n".join(standings_table(self.game.standings())))
                 return []
             if words[0] == "button":
@@ -163,7 +164,7 @@ class TableSession:
             elif line.lstrip().startswith("{"):
                 events = [typed(json.loads(line), "key")]
             else:
-                events = [typed(self.game.rules.parse_key(line), "key")]
+                events = [typed(self.game.rules.parse_key(line, self.game.state), "key")]
         except (RuleError, ValueError) as err:
             self.say(f"  key: {line.strip()}: {err}")
             return []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import sys
 from pathlib import Path
 
 from sticktable.cliargs import add_hello_timeout, check_run_options
@@ -17,7 +18,7 @@ from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
-from sticktable.terminal import TerminalOutput, read_keyboard
+from sticktable.terminal import TerminalOutput, read_keyboard, reveal_on_enter
 
 
 def register(subparsers) -> None:
@@ -126,7 +127,7 @@ def run(args) -> int:
             # --mqtt: to the house; on the outer stack, so what is left drains after the link.
             outer.enter_context(publishing(args, journal.path, say))
             table = Table(journal, game_id, game, link, sim)
-            table.subscribe(TerminalOutput(quiet=args.quiet))
+            terminal = table.subscribe(TerminalOutput(quiet=args.quiet, clear=sys.stdout.isatty()))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
             if args.web:
@@ -142,7 +143,7 @@ def run(args) -> int:
                 paused = "; ".join(table.session.holds.values())
                 table.publish(Line(f"          !! play is paused ({paused})"))
             table.publish(Line("type `help` for the commands"))
-            read_keyboard(table)  # typed or piped, on every table
+            read_keyboard(table, on_enter=reveal_on_enter(table, terminal))  # typed or piped
             table.run()
         verdict = sim.verdict(game) if sim is not None else None
         if verdict is None:
