@@ -285,8 +285,21 @@ def describe_event(event: dict) -> str:
     hidden information, so only its kind is told; the journal keeps it whole for replay."""
     if event.get("src") == "chance":
         return f"{event.get('type')} (by chance)"
-    details = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t"))
+    details = " ".join(
+        f"{k}={shown_value(v)}" for k, v in event.items() if k not in ("type", "src", "seq", "t")
+    )
     return f"{event.get('type')} {details}".rstrip()
+
+
+def shown_value(value, width: int = 60) -> str:
+    """A field of an event for people: a list of words as `3C,4C,5C`, anything nested as
+    compact JSON cut at `width` (the journal keeps it whole), never a Python repr."""
+    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        return ",".join(map(str, value))
+    if isinstance(value, dict | list):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return text if len(text) <= width else text[: width - 1] + "…"
+    return str(value)
 
 
 def typed(event: dict, src: str) -> dict:

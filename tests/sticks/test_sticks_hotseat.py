@@ -95,8 +95,8 @@ def test_the_checker_explains_part_by_part_what_the_hand_lacks():
     game = rigged(["3C", "3D", "3H", "KC", "QD"], stick=30)
     text = "\n".join(RULES.private_lines(game.state, "Bo"))
     assert "checker: not in your hand yet" in text
-    assert "a set of three 3s: you hold 3C 3D 3H" in text
-    assert "a set of three Aces: missing" in text
+    assert "you hold a set of three 3s: 3C 3D 3H" in text
+    assert "missing: a set of three Aces" in text
     assert "draw stock" in text and "takes 9C" in text  # the draw phase: only draws
 
 

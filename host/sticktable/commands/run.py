@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 import sys
 from pathlib import Path
 
@@ -67,7 +68,13 @@ def register(subparsers) -> None:
         metavar="GAME",
         help="continue an unfinished game (default: the last one)",
     )
-    parser.add_argument("--seed", type=int, default=1, metavar="N", help="simulation: random seed")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="simulation: random seed (the tower, and the table's shuffles and draws)",
+    )
     parser.add_argument(
         "--speed",
         type=float,
@@ -126,7 +133,9 @@ def run(args) -> int:
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
             # --mqtt: to the house; on the outer stack, so what is left drains after the link.
             outer.enter_context(publishing(args, journal.path, say))
-            table = Table(journal, game_id, game, link, sim)
+            # The simulated table plays the same game again for the same seed (docs, tests).
+            rng = random.Random(args.seed) if sim is not None else None
+            table = Table(journal, game_id, game, link, sim, rng)
             terminal = table.subscribe(TerminalOutput(quiet=args.quiet, clear=sys.stdout.isatty()))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))

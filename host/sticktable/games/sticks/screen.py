@@ -43,7 +43,8 @@ def public_lines(state) -> list[str]:
         lines.append(f"  meld {index} ({meld['owner']}, {_meld_kind(meld)}): {_meld_cards(meld)}")
     for player in state["seats"] or state["players"]:
         parts = [f"{len(state['hands'][player])} cards"] if digital(state) else []
-        parts.append(f"{len(state['completed'][player])} sticks done")
+        done = len(state["completed"][player])
+        parts.append(f"{done} stick{'' if done == 1 else 's'} done")
         if state["down"][player]:
             parts.append("stick down this deal")
         lines.append(f"  {player}: {', '.join(parts)}")
@@ -99,13 +100,17 @@ def _stick_lines(state, player) -> list[str]:
         lines.append(f"  checker: your hand makes it, you can lay it down {when}:")
         lines += [f"    {m.part.describe()}: {_meld_cards(m.to_json())}" for m in melds]
         return lines
-    lines.append("  checker: not in your hand yet; part by part:")
+    lines.append("  checker: not in your hand yet")
+    made, melds = [], []  # the parts the hand makes together, from different cards
     for part in stick.parts:
-        alone = solve([part], hand, natural, find=True, budget=HINT_BUDGET)
-        found = f"you hold {_meld_cards(alone[0].to_json())}" if alone else "missing"
-        lines.append(f"    {part.describe()}: {found}")
-    if len(stick.parts) > 1:
-        lines.append("    (the parts must be made with different cards, all at once)")
+        found = solve([*made, part], hand, natural, find=True, budget=HINT_BUDGET)
+        if found:
+            made, melds = [*made, part], found
+    lines += [f"    you hold {m.part.describe()}: {_meld_cards(m.to_json())}" for m in melds]
+    missing = list(stick.parts)
+    for part in made:
+        missing.remove(part)
+    lines += [f"    missing: {part.describe()}" for part in missing]
     return lines
 
 
