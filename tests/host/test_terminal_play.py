@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sticktable.daemon import TableSession
+from sticktable.daemon import TableSession, describe_event
 from sticktable.engine import Game, get_rules
 from sticktable.journal import Journal
 from sticktable.table import Rings
@@ -165,3 +165,25 @@ def test_rings_print_under_who_sits_there_after_the_seat_draw():
     frame = bytes([0, 0, 40] * 12) + bytes(3 * 12 * 3)  # a lit first ring
     TerminalOutput(say=said.append)(Rings(frame, names))
     assert said[-1].split()[1].startswith(f"{names[0]}[bbbbbbbbbbbb]")
+
+
+def test_typed_events_print_for_people_never_as_a_python_repr(table):
+    session, said = table(bloodsticks())
+    for line in ["first Ann", "collect", "bet 1", "match Bo", "match Cy", "drop low"]:
+        session.on_key(line)
+    session.on_key("layout " + json.dumps(LAYOUT))
+    told = next(line for line in said if "-> #6 layout" in line)
+    shown = told.split("-> #6 layout sticks=")[1]
+    assert "{'" not in told and shown.startswith('{"Ann-1":{"posture":"center"}')
+    assert len(shown) <= 60 and shown.endswith("…")  # the journal keeps it whole
+    event = {"type": "laydown", "cards": ["3C", "3D", "JK"], "player": "Bo"}
+    assert describe_event(event) == "laydown cards=3C,3D,JK player=Bo"
+
+
+def test_bloodsticks_play_is_gone_run_is_the_one_way():
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-m", "sticktable", "bloodsticks", "play"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert gone.returncode == 2 and "invalid choice: 'play'" in gone.stderr

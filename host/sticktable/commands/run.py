@@ -17,7 +17,7 @@ from sticktable.journal import Journal, add_journal_option, default_path
 from sticktable.keyvalue import parse_pairs
 from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
-from sticktable.sim.registry import simulate
+from sticktable.sim.registry import resumable, simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
 from sticktable.terminal import TerminalOutput, read_keyboard, reveal_on_enter
 
@@ -113,6 +113,12 @@ def run(args) -> int:
         journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
         header = None if args.resume else header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)
+        if args.sim and args.resume and not resumable(game.header):
+            raise UserError(
+                f"--resume: the simulated {game.header['game']} table plays its script from "
+                "the start; start a new game (typed games resume on the simulated table)",
+                exit_code=2,
+            )
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
