@@ -116,6 +116,28 @@ class TerminalOutput:
             self.say(line)
 
 
+class PromptedScreen:
+    """A terminal's lines with the keyboard's prompt kept below them: each line is written
+    over the prompt, which is then drawn again (so typing always has a prompt, however fast
+    the stream scrolls)."""
+
+    def __init__(self, stream, prompt: str = "> "):
+        self.stream = stream
+        self.prompt = prompt
+        self.lock = threading.Lock()
+
+    def __call__(self, text: str = "") -> None:
+        with self.lock:
+            self.stream.write(f"\r\x1b[K{text}\n{self.prompt}")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """Take the prompt away (the keyboard is no longer read)."""
+        with self.lock:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def read_keyboard(table: Table, stream=None, on_enter=None) -> threading.Thread:
     """Submit each line of `stream` (stdin) to the table, then tell it the input ended.
     An empty line (Enter) also calls `on_enter` in the loop's thread, once the lines before

@@ -187,3 +187,40 @@ def test_bloodsticks_play_is_gone_run_is_the_one_way():
     gone = subprocess.run([sys.executable, "-m", "sticktable", "bloodsticks", "play"],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert gone.returncode == 2 and "invalid choice: 'play'" in gone.stderr
+
+
+def test_typing_at_a_terminal_keeps_a_prompt_below_the_stream(tmp_path):
+    """`run` with the keyboard and the screen on a terminal (a pty): every line is written over
+    the prompt, which is drawn again below it, and taken away at the end."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sticktable", "run", "--sim", "--game", "bloodsticks",
+         "--players", "Ann,Bo,Cy", "--house", "first_dropper=host",
+         "--journal", str(tmp_path / "j.sqlite")],
+        stdin=slave, stdout=slave, stderr=slave,
+    )  # fmt: skip
+    os.close(slave)
+    screen = b""
+    os.write(master, b"first Ann\n")
+    while b"#0 first_dropper" not in screen:
+        screen += os.read(master, 65536)
+    os.write(master, b"\x04")  # Ctrl-D: the keyboard is done
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+    assert process.wait(timeout=60) == 1  # the game is not finished
+    os.close(master)
+    text = screen.decode()
+    assert "\r\x1b[K          key first Ann" in text
+    assert "#0 first_dropper player=Ann (Bo mark 1)\r\n> " in text  # the prompt below it
+    assert text.endswith("Cy          0\r\n> \r\x1b[K")  # the last prompt is taken away

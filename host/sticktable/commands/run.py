@@ -19,7 +19,7 @@ from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import resumable, simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
-from sticktable.terminal import TerminalOutput, read_keyboard, reveal_on_enter
+from sticktable.terminal import PromptedScreen, TerminalOutput, read_keyboard, reveal_on_enter
 
 
 def register(subparsers) -> None:
@@ -107,7 +107,10 @@ def run(args) -> int:
     path = Path(args.journal) if args.journal else default_path()
     if args.resume and not path.exists():
         raise UserError(f"no unfinished game to resume (no journal at {path})")
-    say = (lambda text: None) if args.quiet else print
+    # Typing at a terminal: the prompt stays below the scrolling stream.
+    typing = sys.stdin.isatty() and sys.stdout.isatty() and not args.quiet
+    screen = PromptedScreen(sys.stdout) if typing else print
+    say = (lambda text: None) if args.quiet else screen
     web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
         journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
@@ -142,7 +145,8 @@ def run(args) -> int:
             # The simulated table plays the same game again for the same seed (docs, tests).
             rng = random.Random(args.seed) if sim is not None else None
             table = Table(journal, game_id, game, link, sim, rng)
-            terminal = table.subscribe(TerminalOutput(quiet=args.quiet, clear=sys.stdout.isatty()))
+            screen_out = TerminalOutput(args.quiet, say=screen, clear=sys.stdout.isatty())
+            terminal = table.subscribe(screen_out)
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
             if args.web:
@@ -160,6 +164,8 @@ def run(args) -> int:
             table.publish(Line("type `help` for the commands"))
             read_keyboard(table, on_enter=reveal_on_enter(table, terminal))  # typed or piped
             table.run()
+            if isinstance(screen, PromptedScreen):
+                screen.close()
         verdict = sim.verdict(game) if sim is not None else None
         if verdict is None:
             code = 0 if game.finished else 1
@@ -168,7 +174,7 @@ def run(args) -> int:
             print(text)
             code = 0 if ok else 1
         if web is not None:
-            web.linger(say)
+            web.linger((lambda text: None) if args.quiet else print)
     return code
 
 
