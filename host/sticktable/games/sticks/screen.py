@@ -7,10 +7,12 @@ stick, the lay-down checker's explanation and their legal moves, each as the com
 from __future__ import annotations
 
 from .cards import JOKER, RANKS, SUITS, is_wild, rank_of, suit_of
-from .laydown import solve
+from .laydown import find
 from .state import digital, need_natural, turn_player
 from .stick_lists import get_stick
 from .views import HINT_BUDGET, legal_actions
+
+EXPLAIN_BUDGET = 5000  # search nodes for each step of "what the hand holds": an explanation
 
 KIND_WORDS = {
     "set": "set",
@@ -95,7 +97,7 @@ def _stick_lines(state, player) -> list[str]:
     lines.append(f"  it asks for {stick.describe()}")
     hand, natural = state["hands"][player], need_natural(state)
     when = "now" if state["phase"] == "play" else "after your draw"
-    melds = solve(stick.parts, hand, natural, find=True, budget=HINT_BUDGET)
+    melds = find(stick.parts, hand, natural, HINT_BUDGET)
     if melds:
         lines.append(f"  checker: your hand makes it, you can lay it down {when}:")
         lines += [f"    {m.part.describe()}: {_meld_cards(m.to_json())}" for m in melds]
@@ -103,7 +105,8 @@ def _stick_lines(state, player) -> list[str]:
     lines.append("  checker: not in your hand yet")
     made, melds = [], []  # the parts the hand makes together, from different cards
     for part in stick.parts:
-        found = solve([*made, part], hand, natural, find=True, budget=HINT_BUDGET)
+        budget = HINT_BUDGET if len(made) + 1 == len(stick.parts) else EXPLAIN_BUDGET
+        found = find([*made, part], hand, natural, budget)
         if found:
             made, melds = [*made, part], found
     lines += [f"    you hold {m.part.describe()}: {_meld_cards(m.to_json())}" for m in melds]
