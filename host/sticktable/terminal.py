@@ -11,6 +11,7 @@ and its scrollback; piped output cannot take lines back, so it only marks where 
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -114,6 +115,15 @@ class TerminalOutput:
         self.say(f"\ngame {over.game_id} {'over' if finished else 'not finished'}")
         for line in standings_table(over.standings):
             self.say(line)
+
+
+def print_line(text: str = "") -> None:
+    """print(), except that a reader gone away (`sticktable run ... | head`) sends the rest
+    nowhere instead of raising in the output's thread."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class PromptedScreen:

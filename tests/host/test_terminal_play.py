@@ -224,3 +224,19 @@ def test_typing_at_a_terminal_keeps_a_prompt_below_the_stream(tmp_path):
     assert "\r\x1b[K          key first Ann" in text
     assert "#0 first_dropper player=Ann (Bo mark 1)\r\n> " in text  # the prompt below it
     assert text.endswith("Cy          0\r\n> \r\x1b[K")  # the last prompt is taken away
+
+
+def test_a_reader_that_goes_away_is_no_traceback(tmp_path):
+    """`sticktable run ... | head -3`: the rest of the stream goes nowhere, quietly."""
+    import subprocess
+    import sys
+
+    run = subprocess.Popen(
+        [sys.executable, "-m", "sticktable", "run", "--sim", "--game", "sticks",
+         "--players", "Ann,Bo", "--journal", str(tmp_path / "j.sqlite")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert run.stdout.readline().startswith("game 1: sticks")
+    run.stdout.close()  # the reader goes away
+    _, errors = run.communicate("help\n" * 200, timeout=120)
+    assert "Traceback" not in errors and "BrokenPipe" not in errors, errors

@@ -19,7 +19,13 @@ from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import resumable, simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
-from sticktable.terminal import PromptedScreen, TerminalOutput, read_keyboard, reveal_on_enter
+from sticktable.terminal import (
+    PromptedScreen,
+    TerminalOutput,
+    print_line,
+    read_keyboard,
+    reveal_on_enter,
+)
 
 
 def register(subparsers) -> None:
@@ -109,7 +115,7 @@ def run(args) -> int:
         raise UserError(f"no unfinished game to resume (no journal at {path})")
     # Typing at a terminal: the prompt stays below the scrolling stream.
     typing = sys.stdin.isatty() and sys.stdout.isatty() and not args.quiet
-    screen = PromptedScreen(sys.stdout) if typing else print
+    screen = PromptedScreen(sys.stdout) if typing else print_line
     say = (lambda text: None) if args.quiet else screen
     web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
@@ -171,7 +177,7 @@ def run(args) -> int:
             code = 0 if game.finished else 1
         else:
             ok, text = verdict
-            print(text)
+            print_line(text)
             code = 0 if ok else 1
         if web is not None:
             web.linger((lambda text: None) if args.quiet else print)
