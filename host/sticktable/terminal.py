@@ -34,9 +34,9 @@ class Reveal:
 
 
 class TerminalOutput:
-    """Prints the event stream, the rings, each round's result and the final standings
-    (`quiet`: only the standings), and runs the hot-seat screen (`clear`: the output is a
-    terminal whose screen can be cleared)."""
+    """Prints the event stream, the rings, each round's result and the final standings, and
+    runs the hot-seat screen (`quiet`: only the standings and the hot-seat screen; `clear`:
+    the output is a terminal whose screen can be cleared)."""
 
     def __init__(self, quiet: bool = False, say=print, clear: bool = False):
         self.quiet = quiet
@@ -49,12 +49,12 @@ class TerminalOutput:
     def __call__(self, update: Update | Reveal) -> None:
         if isinstance(update, GameOver):
             self._standings(update)
-        elif self.quiet:
-            return
-        elif isinstance(update, State):
+        elif isinstance(update, State):  # the hot-seat screen, quiet or not: it is the game
             self._on_state(update.game)
         elif isinstance(update, Reveal):
             self._on_enter(update.state.game)
+        elif self.quiet:
+            return
         elif isinstance(update, Line):
             self.say(update.text)
         elif isinstance(update, Rings):

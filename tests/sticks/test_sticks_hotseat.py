@@ -217,3 +217,17 @@ def test_piped_input_shows_a_hand_only_on_enter_and_marks_where_it_ends(tmp_path
     assert out.index("'s hand") > asked.end()
     assert "  | (hand hidden)" in out[out.index("'s hand") :]  # Enter again hid it
     assert CLEAR not in out  # a pipe is no screen to clear
+
+
+def test_quiet_keeps_the_hot_seat_screen_but_not_the_stream():
+    from sticktable.table import Line
+
+    game = rigged(["3C", "3D", "JK", "AC", "AH", "AS"], stick=30)
+    said: list[str] = []
+    output = TerminalOutput(quiet=True, say=said.append)
+    output(Line("#4 draw from=stock player=Bo"))
+    output(State(game, {}, None))
+    output(Reveal(State(game, {}, None)))
+    assert not any(line.startswith("#4") for line in said)
+    assert any(line.startswith("Bo: press Enter") for line in said)
+    assert any(line.startswith("  | Bo's hand (15)") for line in said)
