@@ -107,6 +107,16 @@ def test_the_table_lines_show_no_hand():
     assert "3C" not in text and "30" not in text  # neither a card held nor a stick
 
 
+def test_the_table_lines_show_a_stick_given_up_after_its_tries():
+    game = rigged(["3C"], stick=30)
+    state = {**game.state, "revealed": [{"player": "Ann", "stick": 29, "deal": 0}]}
+    assert "  Ann failed stick 29 (Two Sets of Five) too often: shown, and back in the bag" in (
+        RULES.public_lines(state)
+    )
+    state["revealed"] = [{"player": "Ann", "stick": 29, "deal": 1}]  # this deal's: not yet
+    assert not any("failed" in line for line in RULES.public_lines(state))
+
+
 # --- the terminal's hot-seat screen ---------------------------------------------------------
 
 

@@ -41,6 +41,14 @@ def public_lines(state) -> list[str]:
         top = state["discard"][-1] if state["discard"] else "empty"
         under = max(len(state["discard"]) - 1, 0)
         lines.append(f"table: stock {len(state['stock'])}, discard {top} ({under} under it)")
+    preset = state["settings"]["preset"]
+    for shown in state["revealed"]:  # "tries": sticks given up at the end of the last deal
+        if shown["deal"] == state["deal_no"] - 1:
+            text = get_stick(preset, shown["stick"]).text
+            lines.append(
+                f"  {shown['player']} failed stick {shown['stick']} ({text}) too often: "
+                "shown, and back in the bag"
+            )
     for index, meld in enumerate(state["melds"]):
         lines.append(f"  meld {index} ({meld['owner']}, {_meld_kind(meld)}): {_meld_cards(meld)}")
     for player in state["seats"] or state["players"]:
