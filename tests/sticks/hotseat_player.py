@@ -18,7 +18,7 @@ HAND_END = re.compile(r"^  \| Enter hides your hand$", re.M)
 OVER = re.compile(r"^game \d+ (over|not finished)$", re.M)
 REFUSED = re.compile(r"-> .*refused: .*$|^  key: .*$", re.M)  # a typed move not taken
 # The order a greedy player tries the listed moves in (a discard ends the turn).
-PREFERENCE = ("laydown", "meld", "layoff", "steal", "draw stock", "draw", "discard")
+PREFERENCE = ("laydown", "steal", "meld", "layoff", "draw stock", "draw", "discard")
 
 
 class Screen:

@@ -180,10 +180,18 @@ def hands_by_turn(journal_path) -> set[tuple[str, tuple[str, ...]]]:
     return seen
 
 
-def test_a_whole_game_played_by_reading_the_screen(tmp_path):
+GAMES = {  # (players, house rules): hands big enough for a game of a few deals
+    "classic": ("Ann,Bo", ["--house", "hand_size=25"]),
+    "tries": ("Ann,Bo,Cy", ["--house", "preset=tries", "--house", "hand_size=20", "--seed", "4"]),
+}
+
+
+@pytest.mark.parametrize("preset", GAMES)
+def test_a_whole_game_played_by_reading_the_screen(tmp_path, preset):
     journal = tmp_path / "j.sqlite"
-    screen = Screen(["run", "--sim", "--game", "sticks", "--players", "Ann,Bo",
-                     "--house", "hand_size=25", "--journal", str(journal)])  # fmt: skip
+    players, house = GAMES[preset]
+    screen = Screen(["run", "--sim", "--game", "sticks", "--players", players, *house,
+                     "--journal", str(journal)])  # fmt: skip
     screen.type("help")
     _, end = screen.wait_first({"help": re.compile(r"^  help +the game's commands.*$", re.M)})
     documented = set(re.findall(r"^  (\w+)", screen.pending[: end.end()], re.M))
@@ -191,7 +199,8 @@ def test_a_whole_game_played_by_reading_the_screen(tmp_path):
     assert screen.finish() == 0, screen.text[-2000:]
     moves = [line.split()[0] for line in screen.typed[1:] if line]
     assert set(moves) <= documented, set(moves) - documented  # every move is one `help` lists
-    assert {"draw", "laydown", "discard"} <= set(moves)
+    assert {"draw", "laydown", "discard", "meld", "layoff"} <= set(moves)
+    assert preset != "tries" or "steal" in moves
     text = screen.text
     assert re.search(r"^game 1 over$", text, re.M)
     assert len(shown) > 20
