@@ -48,11 +48,6 @@ def check_run_options(args) -> None:
                 f"--resume continues a game as it was journaled: leave out {', '.join(given)}",
                 exit_code=2,
             )
-        if args.sim:
-            raise UserError(
-                "--resume continues a game at a real table; a simulation starts afresh",
-                exit_code=2,
-            )
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as it goes) or more", exit_code=2)
     if args.game is None:

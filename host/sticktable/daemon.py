@@ -140,7 +140,8 @@ class TableSession:
                 if words[1:] == ["--json"]:
                     self.say(json.dumps(self.game.summary(), ensure_ascii=False))
                 else:
-                    self.say(self.game.rules.status(self.game.state))
+                    rules, state = self.game.rules, self.game.state
+                    self.say("\n".join([rules.status(state), *rules.public_lines(state)]))
                     self.say("\n".join(standings_table(self.game.standings())))
                 return []
             if words[0] == "button":
@@ -163,7 +164,7 @@ class TableSession:
             elif line.lstrip().startswith("{"):
                 events = [typed(json.loads(line), "key")]
             else:
-                events = [typed(self.game.rules.parse_key(line), "key")]
+                events = [typed(self.game.rules.parse_key(line, self.game.state), "key")]
         except (RuleError, ValueError) as err:
             self.say(f"  key: {line.strip()}: {err}")
             return []
@@ -284,8 +285,21 @@ def describe_event(event: dict) -> str:
     hidden information, so only its kind is told; the journal keeps it whole for replay."""
     if event.get("src") == "chance":
         return f"{event.get('type')} (by chance)"
-    details = " ".join(f"{k}={v}" for k, v in event.items() if k not in ("type", "src", "seq", "t"))
+    details = " ".join(
+        f"{k}={shown_value(v)}" for k, v in event.items() if k not in ("type", "src", "seq", "t")
+    )
     return f"{event.get('type')} {details}".rstrip()
+
+
+def shown_value(value, width: int = 60) -> str:
+    """A field of an event for people: a list of words as `3C,4C,5C`, anything nested as
+    compact JSON cut at `width` (the journal keeps it whole), never a Python repr."""
+    if isinstance(value, list) and all(isinstance(v, str | int) for v in value):
+        return ",".join(map(str, value))
+    if isinstance(value, dict | list):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return text if len(text) <= width else text[: width - 1] + "…"
+    return str(value)
 
 
 def typed(event: dict, src: str) -> dict:

@@ -126,13 +126,14 @@ class Outbox:
 class Table:
     """One game at the table (see the module docstring)."""
 
-    def __init__(self, journal: Journal, game_id: int, game: Game, link, sim=None):
+    def __init__(self, journal: Journal, game_id: int, game: Game, link, sim=None, rng=None):
         self.journal = journal
         self.game_id = game_id
         self.game = game
         self.link = link
         self.sim = sim  # a sim.registry.Simulation, or None at a real table
-        self.session = TableSession(journal, game_id, game, send=self._send, say=self._say)
+        # rng: where chance outcomes (shuffles, draws) come from; default the system's.
+        self.session = TableSession(journal, game_id, game, self._send, self._say, rng)
         self._outputs: list[tuple[Outbox, threading.Thread]] = []
         self._inputs: queue.SimpleQueue[tuple[str, Callable] | None] = queue.SimpleQueue()
         self._said: list[str] | None = None  # what the session says about the line applied
@@ -232,6 +233,7 @@ class Table:
             if answer is not None:
                 answer(Answer(bool(applied), said, len(self.game.events) - before))
             self._tell_rounds()
+            self._tell_state()  # after each line: a hot-seat screen follows every move
 
     def state(self) -> State:
         """The table now (call it from the loop's thread, or before the loop runs)."""

@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+from sticktable.journal import Journal
+
 ROUNDS = """\
 first Ann
 collect
@@ -67,3 +69,24 @@ def test_an_unfinished_typed_game_exits_non_zero(tmp_path):
     assert played.returncode == 1
     assert "first_dropper player=Ann" in played.stdout
     assert "nonsense" in played.stdout and "not finished" in played.stdout
+
+
+def test_an_interrupted_typed_game_resumes_on_the_simulated_table(tmp_path):
+    journal = str(tmp_path / "j.sqlite")
+    first = play_bloodsticks(journal, "first Ann\ncollect\nbet 2\n", "entry=totals")
+    assert first.returncode == 1 and "not finished" in first.stdout
+    rest = "\n".join(ROUNDS.splitlines()[3:]) + "\n"
+    resumed = sticktable("run", "--sim", "--resume", "--journal", journal, input=rest)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "#3 match player=Bo" in resumed.stdout  # the log goes on where it stopped
+    result = json.loads(sticktable("replay", "1", "--json", "--journal", journal).stdout)
+    assert result["finished"] and result["totals"] == {"Ann": 7, "Bo": 6, "Cy": 0}
+
+
+def test_a_scripted_simulation_is_not_resumed(tmp_path):
+    journal = tmp_path / "j.sqlite"
+    with Journal(journal) as opened:  # a Stick Stack game on the simulated table, interrupted
+        opened.new_game({"game": "stick-stack", "players": ["Ann", "Bo"]}, source="sim")
+    refused = sticktable("run", "--sim", "--resume", "--journal", str(journal))
+    assert refused.returncode == 2 and "plays its script from the start" in refused.stderr
+    assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr

@@ -84,4 +84,6 @@ def test_nothing_to_resume(journal):
         1,
         "no unfinished game",
     )
-    one_line_error(sticktable("run", "--sim", "--resume", "--journal", journal), 2, "--resume")
+    one_line_error(
+        sticktable("run", "--sim", "--resume", "--journal", journal), 1, "no unfinished game"
+    )

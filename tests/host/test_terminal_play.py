@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from sticktable.daemon import TableSession
+from sticktable.daemon import TableSession, describe_event
 from sticktable.engine import Game, get_rules
 from sticktable.journal import Journal
 from sticktable.table import Rings
@@ -165,3 +165,78 @@ def test_rings_print_under_who_sits_there_after_the_seat_draw():
     frame = bytes([0, 0, 40] * 12) + bytes(3 * 12 * 3)  # a lit first ring
     TerminalOutput(say=said.append)(Rings(frame, names))
     assert said[-1].split()[1].startswith(f"{names[0]}[bbbbbbbbbbbb]")
+
+
+def test_typed_events_print_for_people_never_as_a_python_repr(table):
+    session, said = table(bloodsticks())
+    for line in ["first Ann", "collect", "bet 1", "match Bo", "match Cy", "drop low"]:
+        session.on_key(line)
+    session.on_key("layout " + json.dumps(LAYOUT))
+    told = next(line for line in said if "-> #6 layout" in line)
+    shown = told.split("-> #6 layout sticks=")[1]
+    assert "{'" not in told and shown.startswith('{"Ann-1":{"posture":"center"}')
+    assert len(shown) <= 60 and shown.endswith("…")  # the journal keeps it whole
+    event = {"type": "laydown", "cards": ["3C", "3D", "JK"], "player": "Bo"}
+    assert describe_event(event) == "laydown cards=3C,3D,JK player=Bo"
+
+
+def test_bloodsticks_play_is_gone_run_is_the_one_way():
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-m", "sticktable", "bloodsticks", "play"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert gone.returncode == 2 and "invalid choice: 'play'" in gone.stderr
+
+
+def test_typing_at_a_terminal_keeps_a_prompt_below_the_stream(tmp_path):
+    """`run` with the keyboard and the screen on a terminal (a pty): every line is written over
+    the prompt, which is drawn again below it, and taken away at the end."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sticktable", "run", "--sim", "--game", "bloodsticks",
+         "--players", "Ann,Bo,Cy", "--house", "first_dropper=host",
+         "--journal", str(tmp_path / "j.sqlite")],
+        stdin=slave, stdout=slave, stderr=slave,
+    )  # fmt: skip
+    os.close(slave)
+    screen = b""
+    os.write(master, b"first Ann\n")
+    while b"#0 first_dropper" not in screen:
+        screen += os.read(master, 65536)
+    os.write(master, b"\x04")  # Ctrl-D: the keyboard is done
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+    assert process.wait(timeout=60) == 1  # the game is not finished
+    os.close(master)
+    text = screen.decode()
+    assert "\r\x1b[K          key first Ann" in text
+    assert "#0 first_dropper player=Ann (Bo mark 1)\r\n> " in text  # the prompt below it
+    assert text.endswith("Cy          0\r\n> \r\x1b[K")  # the last prompt is taken away
+
+
+def test_a_reader_that_goes_away_is_no_traceback(tmp_path):
+    """`sticktable run ... | head -3`: the rest of the stream goes nowhere, quietly."""
+    import subprocess
+    import sys
+
+    run = subprocess.Popen(
+        [sys.executable, "-m", "sticktable", "run", "--sim", "--game", "sticks",
+         "--players", "Ann,Bo", "--journal", str(tmp_path / "j.sqlite")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert run.stdout.readline().startswith("game 1: sticks")
+    run.stdout.close()  # the reader goes away
+    _, errors = run.communicate("help\n" * 200, timeout=120)
+    assert "Traceback" not in errors and "BrokenPipe" not in errors, errors

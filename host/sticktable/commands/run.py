@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
+import sys
 from pathlib import Path
 
 from sticktable.cliargs import add_hello_timeout, check_run_options
@@ -15,9 +17,15 @@ from sticktable.journal import Journal, add_journal_option, default_path
 from sticktable.keyvalue import parse_pairs
 from sticktable.pitable import PiTable
 from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
-from sticktable.sim.registry import simulate
+from sticktable.sim.registry import resumable, simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
-from sticktable.terminal import TerminalOutput, read_keyboard
+from sticktable.terminal import (
+    PromptedScreen,
+    TerminalOutput,
+    print_line,
+    read_keyboard,
+    reveal_on_enter,
+)
 
 
 def register(subparsers) -> None:
@@ -66,7 +74,13 @@ def register(subparsers) -> None:
         metavar="GAME",
         help="continue an unfinished game (default: the last one)",
     )
-    parser.add_argument("--seed", type=int, default=1, metavar="N", help="simulation: random seed")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        metavar="N",
+        help="simulation: random seed (the tower, and the table's shuffles and draws)",
+    )
     parser.add_argument(
         "--speed",
         type=float,
@@ -99,12 +113,21 @@ def run(args) -> int:
     path = Path(args.journal) if args.journal else default_path()
     if args.resume and not path.exists():
         raise UserError(f"no unfinished game to resume (no journal at {path})")
-    say = (lambda text: None) if args.quiet else print
+    # Typing at a terminal: the prompt stays below the scrolling stream.
+    typing = sys.stdin.isatty() and sys.stdout.isatty() and not args.quiet
+    screen = PromptedScreen(sys.stdout) if typing else print_line
+    say = (lambda text: None) if args.quiet else screen
     web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
         journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
         header = None if args.resume else header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)
+        if args.sim and args.resume and not resumable(game.header):
+            raise UserError(
+                f"--resume: the simulated {game.header['game']} table plays its script from "
+                "the start; start a new game (typed games resume on the simulated table)",
+                exit_code=2,
+            )
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
@@ -126,8 +149,11 @@ def run(args) -> int:
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
             # --mqtt: to the house; on the outer stack, so what is left drains after the link.
             outer.enter_context(publishing(args, journal.path, say))
-            table = Table(journal, game_id, game, link, sim)
-            table.subscribe(TerminalOutput(quiet=args.quiet))
+            # The simulated table plays the same game again for the same seed (docs, tests).
+            rng = random.Random(args.seed) if sim is not None else None
+            table = Table(journal, game_id, game, link, sim, rng)
+            screen_out = TerminalOutput(args.quiet, say=screen, clear=sys.stdout.isatty())
+            terminal = table.subscribe(screen_out)
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
             if args.web:
@@ -143,17 +169,19 @@ def run(args) -> int:
                 paused = "; ".join(table.session.holds.values())
                 table.publish(Line(f"          !! play is paused ({paused})"))
             table.publish(Line("type `help` for the commands"))
-            read_keyboard(table)  # typed or piped, on every table
+            read_keyboard(table, on_enter=reveal_on_enter(table, terminal))  # typed or piped
             table.run()
+            if isinstance(screen, PromptedScreen):
+                screen.close()
         verdict = sim.verdict(game) if sim is not None else None
         if verdict is None:
             code = 0 if game.finished else 1
         else:
             ok, text = verdict
-            print(text)
+            print_line(text)
             code = 0 if ok else 1
         if web is not None:
-            web.linger(say)
+            web.linger((lambda text: None) if args.quiet else print)
     return code
 
 

@@ -251,8 +251,25 @@ class RuleSet:
         turn = self.turn(state)
         return f"phase {turn.phase}" + (f", {turn.player} to act" if turn.player else "")
 
-    def parse_key(self, line: str) -> Event:
-        """A typed command as an event: `TYPE key=value ...` (numbers become ints)."""
+    def public_lines(self, state: State) -> list[str]:
+        """What lies on the table for everyone to see, beyond `status` (Sticks: the melds,
+        the discard pile, each player's card count), as lines for a shared screen."""
+        return []
+
+    def hot_seat(self, state: State) -> tuple[str, object] | None:
+        """Games with hidden hands played at one shared screen: whose turn it is and a key
+        that changes whenever a new turn begins (the screen hides every hand then); None
+        when nothing is hidden or nobody acts."""
+        return None
+
+    def private_lines(self, state: State, player: str) -> list[str]:
+        """What only `player` may see (their hand, their moves), as lines for a shared
+        screen shown to them alone (see `hot_seat`)."""
+        return []
+
+    def parse_key(self, line: str, state: State = None) -> Event:
+        """A typed command as an event: `TYPE key=value ...` (numbers become ints).
+        `state`: the game now, for commands that default to whose turn it is."""
         words = line.split()
         if not words:
             raise RuleError("type a command")

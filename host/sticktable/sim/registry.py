@@ -94,3 +94,9 @@ SIMULATIONS: dict[str, Starter] = {"stick-stack": scripted_stick_stack}
 def simulate(header: dict, seed: int, speed: float) -> AbstractContextManager[Simulation]:
     """The simulated table for the game `header` describes, started."""
     return SIMULATIONS.get(header["game"], idle_tower)(header, seed, speed)
+
+
+def resumable(header: dict) -> bool:
+    """Whether `run --sim --resume` can continue this game: an idle tower (its input typed)
+    can; a scripted simulation plays its script from the start, so it cannot."""
+    return header["game"] not in SIMULATIONS

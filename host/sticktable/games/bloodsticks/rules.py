@@ -78,7 +78,7 @@ class Bloodsticks(RuleSet):
     )
     keys_help = ENTRY_HELP  # typed entry at the table (`sticktable run --game bloodsticks`)
 
-    def parse_key(self, line: str) -> Event:
+    def parse_key(self, line: str, state: dict | None = None) -> Event:
         return parse_entry(line)
 
     def status(self, state: dict) -> str:

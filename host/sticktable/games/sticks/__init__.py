@@ -20,14 +20,15 @@ Events (lists may also be typed "3C,4C,5C" at the keyboard):
 
 Modules: cards (codes), stick_lists (the reviewed stick lists *.json), laydown (the checker),
 table (melds and lay-offs), settings (presets), state/deals/turns/game (the fold), views
-(what each party sees and may do, chance, exports), check (one checker request).
+(what each party sees and may do, chance, exports), check (one checker request), keys and
+screen (typed commands and the shared screen's text, for hot-seat play at a terminal).
 """
 
 import json
 
 from sticktable.engine import RuleSet, Turn, register
 
-from . import game, views
+from . import game, keys, screen, views
 
 
 class SticksRules(RuleSet):
@@ -36,16 +37,23 @@ class SticksRules(RuleSet):
     phases = ("seating", "sticks", "deal", "draw", "play", "restock", "over")
     handlers = game.HANDLERS
     keys_help = """\
-Sticks (NAME is whose turn it is; card lists as 3C,4C,5C):
-  draw player=NAME from=stock|discard       digital: take a card
-  laydown player=NAME cards=...             lay down your stick ("No Discard": melds as JSON)
-  meld player=NAME cards=...                a new set or run, once your stick is down
-  layoff player=NAME meld=I cards=...       add cards to meld I on the table
-  discard player=NAME card=C                digital: the turn ends
-  done player=NAME | out player=NAME        referee: the turn is over | NAME went out
-  seats order=A,B,C dealer=A                referee: the seats as they sit
-  stick player=NAME stick=N | deal          referee: a drawn stick | the cards are dealt
-  {"type": "steal", ...}                    "tries": a wild for its natural (JSON)"""
+Sticks (the player is whose turn it is; cards as 10H AS 2C JK, lists as 3C,4C,5C):
+  Enter                          digital, at a shared screen: show the player whose turn it
+                                 is their hand, stick, the checker's verdict and their moves
+                                 (the others look away); Enter again hides it
+  draw stock | draw discard      take a card (digital)
+  laydown CARDS                  lay down your stick: exactly its cards ("No Discard":
+                                 the melds split by /, e.g. 3D,4D,5D/8S,8C,8D)
+  meld CARDS                     a new set or run of 3+, once your stick is down
+  layoff MELD CARDS              add cards to meld number MELD on the table
+  steal MELD GIVE WILD meld CARDS | ... layoff MELD2 CARDS
+                                 "tries": give the natural card a set's wild stands for,
+                                 play the wild at once in a meld or a lay-off
+  discard CARD                   the turn ends (digital)
+  done | out                     referee mode: the turn is over | the player went out
+  seats A,B,C [DEALER]           referee mode: the seats as they sit, clockwise
+  stick N | deal                 referee mode: the stick drawn | the cards are dealt
+  any command also takes KEY=VALUE words, e.g. player=NAME (default: whose turn it is)"""
     export_is_complete = False  # exports hide the shuffles and the other players' hands
     variants = (
         {"preset": "classic"},
@@ -63,6 +71,12 @@ Sticks (NAME is whose turn it is; card lists as 3C,4C,5C):
     chance = staticmethod(views.chance)
     interpret = staticmethod(views.interpret)
     standings = staticmethod(views.standings)
+    public_lines = staticmethod(screen.public_lines)
+    hot_seat = staticmethod(screen.hot_seat)
+    private_lines = staticmethod(screen.private_lines)
+
+    def parse_key(self, line: str, state=None) -> dict:
+        return keys.parse_key(line, None if state is None else self.turn(state).player)
 
     def export(self, header: dict, events: list, player: str | None = None) -> list[str]:
         """`sticktable export`: the header, then the log as `player` may see it (JSON lines)."""

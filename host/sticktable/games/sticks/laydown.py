@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from .cards import (
     JOKER,
@@ -346,6 +346,20 @@ def solve(parts, cards, need_natural=False, find=False, relax=frozenset(), budge
         return search.run()
     except _OutOfBudget:
         return None
+
+
+@lru_cache(maxsize=4096)
+def _found(parts: tuple, cards: tuple, need_natural: bool, budget: int) -> tuple | None:
+    melds = solve(parts, list(cards), need_natural, find=True, budget=budget)
+    return tuple(melds) if melds else None
+
+
+def find(parts, cards, need_natural: bool, budget: int) -> list[Meld] | None:
+    """`solve(..., find=True)` remembered: what a hand makes is asked again and again for the
+    same hand (the legal moves, the checker's explanation on a hot-seat screen, the screen
+    drawn again), and a search that finds nothing costs its whole budget each time."""
+    melds = _found(tuple(parts), tuple(sorted(cards)), need_natural, budget)
+    return list(melds) if melds else None
 
 
 def _why_not(stick: Stick, cards: list[str], need_natural: bool) -> str:

@@ -17,7 +17,7 @@ from sticktable.engine import Display, Standings, effective_log, get_rules, requ
 
 from . import game
 from .cards import RANKS, SUITS, full_deck, is_wild, rank_of
-from .laydown import solve
+from .laydown import find
 from .stick_lists import Part, bag_contents, get_stick
 from .table import MeldError, extend
 
@@ -109,7 +109,7 @@ def legal_actions(state, player=None) -> list[dict]:
         number = state["stick"][current]
         stick = None if number is None else get_stick(state["settings"]["preset"], number)
         if stick is not None and stick.kind == "laydown":
-            melds = solve(stick.parts, hand, need, find=True, budget=HINT_BUDGET)
+            melds = find(stick.parts, hand, need, HINT_BUDGET)
             if melds:
                 actions.append(
                     {
@@ -124,7 +124,7 @@ def legal_actions(state, player=None) -> list[dict]:
                 actions.append({"type": "laydown", "player": current, "melds": groups})
     else:
         for kind in ("set", "run"):
-            melds = solve([Part(kind, 3)], hand, need, find=True, budget=HINT_BUDGET)
+            melds = find([Part(kind, 3)], hand, need, HINT_BUDGET)
             if melds:
                 actions.append({"type": "meld", "player": current, "cards": melds[0].cards})
         for index, meld in enumerate(state["melds"]):
@@ -167,7 +167,7 @@ def _steals(state, player) -> list[dict]:
                 if other["owner"] == player
             ]
             for kind in ("set", "run"):
-                melds = solve([Part(kind, 3)], [*rest, wild], need, find=True, budget=HINT_BUDGET)
+                melds = find([Part(kind, 3)], [*rest, wild], need, HINT_BUDGET)
                 if melds and wild in melds[0].cards:
                     thens.append({"type": "meld", "player": player, "cards": melds[0].cards})
             found += [{**steal, "then": then} for then in thens]
@@ -182,7 +182,7 @@ def _no_discard_hint(hand: list[str], need_natural: bool) -> list[list[str]]:
     while True:
         found = None
         for kind in ("set", "run"):
-            found = solve([Part(kind, 3)], hand, need_natural, find=True, budget=5000)
+            found = find([Part(kind, 3)], hand, need_natural, 5000)
             if found:
                 break
         if not found:
