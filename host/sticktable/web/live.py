@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -138,6 +138,8 @@ class LiveTable:
         """Queue a keyboard line for the table's loop; its answer: {"ok": ...} or {"error": ...}."""
         if self.closed:
             return {"error": "the game is over: the table takes no input"}
+        if self._submit is None:
+            return {"error": "no game is being played yet: start one on the setup screen"}
         reply: concurrent.futures.Future = concurrent.futures.Future()
         self._submit(line, lambda answer: reply.set_result(answer_json(line, answer)))
         try:
@@ -240,13 +242,22 @@ def rings_json(leds: bytes | None, rings: int) -> list[list[str]] | None:
 class LiveRoutes:
     """The live views' routes: room (/), referee, player, the feed and the two inputs."""
 
-    def __init__(self, table: LiveTable, qr_links: dict[str, str]):
+    def __init__(self, table: LiveTable, qr_links: dict[str, str], setup=None):
         self.table = table
         self.qr_links = qr_links  # player -> SVG data URI of their join link (the room shows)
+        self.setup = setup  # a setup.SetupDesk: the table waits for the setup screen's choice
 
     def routes(self, page) -> list:
+        room = page("Table", "room")
+
+        async def home(request: Request):
+            """The room, or the setup screen while no game is being played yet."""
+            if self.table.snapshot is None:
+                return RedirectResponse("/setup", status_code=303)
+            return await room(request)
+
         return [
-            Route("/", page("Table", "room")),
+            Route("/", home),
             Route("/referee", page("Referee", "referee")),
             Route("/player", page("Player", "player")),
             Route("/api/join-codes", self.join_codes),

@@ -27,7 +27,7 @@ import json
 
 from sticktable.engine import RuleSet, Turn, register
 
-from . import game, views
+from . import game, settings, views
 
 
 class SticksRules(RuleSet):
@@ -46,6 +46,7 @@ Sticks (NAME is whose turn it is; card lists as 3C,4C,5C):
   seats order=A,B,C dealer=A                referee: the seats as they sit
   stick player=NAME stick=N | deal          referee: a drawn stick | the cards are dealt
   {"type": "steal", ...}                    "tries": a wild for its natural (JSON)"""
+    house_rules = settings.house_rules()
     export_is_complete = False  # exports hide the shuffles and the other players' hands
     variants = (
         {"preset": "classic"},

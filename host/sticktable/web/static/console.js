@@ -424,7 +424,95 @@ async function viewPlayer() {
   }
 }
 
-const VIEWS = { games: viewGames, game: viewGame, stats: viewStats, room: viewRoom, referee: viewReferee, player: viewPlayer };
+// -- setup: start a game, resume or abandon an unfinished one ---------------------------------
+
+async function viewSetup() {
+  const info = await getJSON("/api/setup");
+  const answer = el("p", { id: "answer", role: "status" });
+  if (info.playing !== null && info.playing !== undefined) {
+    return show(el("h1", {}, "Setup"), el("p", { id: "playing" }, `game ${info.playing} is being played: `,
+      el("a", { href: "/" }, "watch it")));
+  }
+  async function choose(choice) {
+    answer.replaceChildren("…");
+    try {
+      const result = await postJSON("/api/setup", choice);
+      answer.replaceChildren(el("span", { class: "ok" }, result.ok));
+      if (choice.action !== "abandon") await untilPlaying();
+      else await viewSetup();
+    } catch (err) {
+      answer.replaceChildren(failure(err));
+    }
+  }
+  async function untilPlaying() {
+    for (;;) {
+      const now = await getJSON("/api/setup");
+      if (now.playing !== null && now.playing !== undefined) { location.assign("/"); return; }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const unfinished = info.unfinished.length ? el("table", { class: "games", id: "unfinished" },
+    el("thead", {}, el("tr", {}, ["game", "rules", "players", "events", ""].map((h) => el("th", {}, h)))),
+    el("tbody", {}, info.unfinished.map((g) => el("tr", { "data-game": g.id },
+      el("td", {}, `#${g.id}`), el("td", {}, g.game), el("td", {}, g.players.join(", ")), el("td", { class: "num" }, g.events),
+      el("td", {}, info.table ? [
+        el("button", { "data-resume": g.id, on: { click: () => choose({ action: "resume", game: g.id }) } }, "resume"), " ",
+        el("button", { class: "secondary", "data-abandon": g.id, on: { click: (e) => confirmAbandon(e.target, g) } }, "abandon")]
+        : `sticktable run --resume ${g.id}`)))))
+    : el("p", { class: "notes" }, "no unfinished games");
+  function confirmAbandon(button, g) {
+    button.replaceWith(el("span", {}, `give game ${g.id} up for good? `,
+      el("button", { id: "confirm-abandon", on: { click: () => choose({ action: "abandon", game: g.id }) } }, "confirm")));
+  }
+  if (!info.table) {
+    return show(el("h1", {}, "Setup"), el("p", { class: "notes", id: "no-table" },
+      "this console has no table attached: start one with `sticktable run --web` (add --sim for the simulated table) and set the game up here."),
+    el("section", {}, el("h2", {}, "Unfinished games"), unfinished));
+  }
+  const rulesPick = el("select", { id: "rules" }, info.games.map((g) => el("option", { value: g.name }, g.title)));
+  const players = el("ol", { id: "players", class: "players" });
+  function addPlayer(name) {
+    const input = el("input", { type: "text", "data-player": "", value: name || "", placeholder: "name", "aria-label": "player" });
+    const li = el("li", {}, input,
+      el("button", { class: "secondary", title: "move up", on: { click: () => li.previousElementSibling && li.previousElementSibling.before(li) } }, "↑"),
+      el("button", { class: "secondary", title: "remove", on: { click: () => li.remove() } }, "✕"));
+    players.append(li);
+    return input;
+  }
+  ["", ""].forEach(addPlayer);
+  const house = el("div", { id: "house" });
+  function houseRules() {
+    const game = info.games.find((g) => g.name === rulesPick.value);
+    house.replaceChildren(el("table", { class: "house" },
+      el("thead", {}, el("tr", {}, ["house rule", "value", "default", "what it does"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, game.house_rules.map((r) => el("tr", {},
+        el("td", {}, el("label", { for: `house-${r.key}` }, r.key)),
+        el("td", {}, el("input", { type: "text", id: `house-${r.key}`, "data-house": r.key, placeholder: String(r.default ?? "") })),
+        el("td", { "data-default": r.key }, r.default === null ? "none" : String(r.default)),
+        el("td", {}, r.about, el("span", { class: "notes" }, ` (${r.values})`)))))));
+  }
+  rulesPick.addEventListener("change", houseRules);
+  houseRules();
+  function start(e) {
+    e.preventDefault();
+    const names = [...players.querySelectorAll("[data-player]")].map((i) => i.value.trim()).filter(Boolean);
+    const chosen = {};
+    for (const input of house.querySelectorAll("[data-house]")) if (input.value.trim()) chosen[input.dataset.house] = input.value.trim();
+    choose({ action: "start", rules: rulesPick.value, players: names, house: chosen });
+  }
+  show(el("h1", {}, "Setup"),
+    el("section", { class: "panel" }, el("h2", {}, "New game"),
+      el("form", { id: "new-game", on: { submit: start } },
+        el("p", {}, el("label", { for: "rules" }, "game "), rulesPick),
+        el("p", {}, "players, in seat order:"), players,
+        el("p", {}, el("button", { type: "button", class: "secondary", id: "add-player", on: { click: () => addPlayer("").focus() } }, "add a player")),
+        house,
+        el("p", {}, el("button", { type: "submit", id: "start" }, "start the game")))),
+    answer,
+    el("section", { class: "panel" }, el("h2", {}, "Unfinished games"), unfinished));
+}
+
+const VIEWS = { setup: viewSetup, games: viewGames, game: viewGame, stats: viewStats, room: viewRoom, referee: viewReferee, player: viewPlayer };
 window.sticktable = { el, getJSON, postJSON, show, failure, standingsTable, totalsPlot, eventLog, factsList, VIEWS };
 
 document.addEventListener("DOMContentLoaded", () => {
