@@ -6,7 +6,8 @@ on`, PROTOCOL.md section 5; unsequenced, the board drops them rather than fall b
 its calibration (`calq` -> `cal`). `SampleTap` sees every board message in the table's loop
 before the rules do; per sample it only converts and appends to a bounded ring, so sensing and
 journaling never wait on it:
-- `Sensors` updates for the outputs (the room's load and tilt meter), at most RATE_HZ;
+- `Sensors` updates for the outputs (the room's load and tilt meter), at most RATE_HZ a
+  second of wall time (the outputs' queues never fill with them);
 - for each sensed event (placed, fell, topple, touch), the samples from PRE_MS before to
   POST_MS after the board's time of it, journaled as one `traces` row once the window is
   complete (host/docs/formats/event-traces.md).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import collections
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -96,7 +98,15 @@ class SampleTap:
     """See the module docstring. `journal_trace(fact, columns, samples)` stores one event's
     window; `publish(Sensors)` feeds the outputs; `send(kind, **fields)` talks to the board."""
 
-    def __init__(self, send: Callable, accepts: Callable[[str], bool], journal_trace, publish):
+    def __init__(
+        self,
+        send: Callable,
+        accepts: Callable[[str], bool],
+        journal_trace,
+        publish,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.clock = clock  # wall time: a simulation at --speed 0 runs the board's clock fast
         self.send = send
         self.accepts = accepts
         self.journal_trace = journal_trace
@@ -104,7 +114,7 @@ class SampleTap:
         self.cal = Calibration()
         self.ring: collections.deque[tuple] = collections.deque(maxlen=RING)
         self.waiting: list[dict] = []  # sensed facts whose window is not complete yet
-        self._last_published: int | None = None
+        self._last_published: float | None = None
         self.cells = 0
 
     def see(self, message: dict) -> None:
@@ -135,8 +145,9 @@ class SampleTap:
         load = None if None in cells else round(sum(cells), 1)
         tilted = tilt(accel)
         self.ring.append((t, load, cop, tilted, cells))
-        if self._last_published is None or t - self._last_published >= 1000 // RATE_HZ:
-            self._last_published = t
+        now = self.clock()
+        if self._last_published is None or now - self._last_published >= 1 / RATE_HZ:
+            self._last_published = now
             uncalibrated = self.cal.counts_per_gram is None
             self.publish(Sensors(t, load, tuple(cells), cop, tilted, uncalibrated))
         while self.waiting and t - self.waiting[0]["t"] >= POST_MS:

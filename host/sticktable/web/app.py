@@ -200,6 +200,7 @@ def build_app(history: History, access: Access, live=None) -> Starlette:
         Route("/api/games", api(history.games)),
         Route("/api/games/{game_id:int}", api(history.detail)),
         Route("/api/games/{game_id:int}/step/{step:int}", api(history.step)),
+        Route("/api/games/{game_id:int}/traces/{trace_id:int}", api(history.trace)),
         Route("/api/stats", api(history.stats)),
         Route(
             "/games/{game_id:int}/transcript.jsonl",

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sticktable.daemon import KEY_HELP
 from sticktable.engine import RuleError
 from sticktable.rings_view import LEDS_PER_RING
+from sticktable.samples import Sensors
 from sticktable.table import Answer, GameOver, Rings, State
 from sticktable.web import model
 from sticktable.web.security import Role
@@ -70,6 +71,9 @@ class LiveTable:
         self._last_scores: list[int] | None = None
         self._cache: dict = {}
         self._dirty: dict[int, int] = {}  # version -> its snapshot's dirty_from
+        self.sensors: str | None = None  # the latest live load and tilt, as JSON text
+        self.sensors_version = 0
+        self._sensed: asyncio.Event | None = None
 
     # -- the table's side (the console's output thread) --------------------------------------
 
@@ -82,6 +86,11 @@ class LiveTable:
             self._leds = update.frame
             if self._state is not None:
                 self.publish(self._state, self._leds)
+        elif isinstance(update, Sensors):
+            self.sensors = json.dumps({"kind": "sensors", **sensors_json(update)})
+            self.sensors_version += 1
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._wake_sensors)
         elif isinstance(update, GameOver):
             self.close()
 
@@ -122,6 +131,19 @@ class LiveTable:
         if self._loop is None:
             self._loop = loop
             self._changed = asyncio.Event()
+            self._sensed = asyncio.Event()
+
+    def _wake_sensors(self) -> None:
+        sensed, self._sensed = self._sensed, asyncio.Event()
+        sensed.set()
+
+    async def sensors_since(self, version: int) -> tuple[int, str]:
+        """The latest live load and tilt once newer than `version` (only the latest: a slow
+        browser skips readings, it never queues them)."""
+        self.attach(asyncio.get_running_loop())
+        while self.sensors is None or self.sensors_version <= version:
+            await self._sensed.wait()
+        return self.sensors_version, self.sensors
 
     def _wake(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
@@ -223,6 +245,17 @@ def player_part(game, player: str) -> dict:
     return {"player": player, "view": view, "actions": concrete}
 
 
+def sensors_json(sensors: Sensors) -> dict:
+    return {
+        "t": sensors.t,
+        "load_g": sensors.load_g,
+        "cells_g": list(sensors.cells_g),
+        "cop_mm": list(sensors.cop_mm) if sensors.cop_mm else None,
+        "tilt_deg": list(sensors.tilt_deg),
+        "uncalibrated": sensors.uncalibrated,
+    }
+
+
 def rings_json(leds: bytes | None, rings: int) -> list[list[str]] | None:
     """The firmware's LED frame (GRB) as CSS colours, one list of 12 per ring."""
     if not leds:
@@ -306,21 +339,37 @@ class LiveRoutes:
 
     async def feed(self, websocket: WebSocket):
         """Snapshots as they come, each with the log from where the page's copy first differs
-        (the whole log on a new connection)."""
+        (the whole log on a new connection); and to the room and referee the live load and
+        tilt, at the rate the table publishes them."""
         role: Role = websocket.scope["state"]["role"]
         await websocket.accept()
         version = events = 0
         sender = asyncio.current_task()
+        sending = asyncio.Lock()  # one frame at a time on this socket
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             watcher = asyncio.create_task(_until_closed(websocket, sender))
+            meter = None
+            if role.kind != "player":
+                meter = asyncio.create_task(self._sensors_to(websocket, sending))
             try:
                 while True:
                     snapshot = await self.table.changed_since(version)
                     start = self.table.log_from(version, events, snapshot.version)
-                    await websocket.send_text(self.table.message(snapshot, role, start))
+                    async with sending:
+                        await websocket.send_text(self.table.message(snapshot, role, start))
                     version, events = snapshot.version, len(snapshot.game.events)
             finally:
                 watcher.cancel()
+                if meter is not None:
+                    meter.cancel()
+
+    async def _sensors_to(self, websocket: WebSocket, sending: asyncio.Lock) -> None:
+        version = 0
+        with contextlib.suppress(Exception):
+            while True:
+                version, text = await self.table.sensors_since(version)
+                async with sending:
+                    await websocket.send_text(text)
 
 
 async def _until_closed(websocket: WebSocket, sender: asyncio.Task) -> None:

@@ -130,9 +130,17 @@ async function viewGame() {
       el("a", { href: `/games/${id}/transcript.jsonl`, download: true }, "transcript"), " · ",
       el("a", { href: `/games/${id}/game.json`, download: true }, "JSON"), " · ",
       el("a", { href: `/games/${id}/rounds.csv`, download: true }, "CSV"))),
+    tracesSection(id, game),
     el("section", {}, el("h2", {}, "Event log"), eventLog(game.log, { id: "log" })),
   );
   totalsPlot(s, plot);
+  for (const li of document.querySelectorAll("#log li")) {
+    const entry = game.log[Number(li.dataset.n)];
+    if (entry && entry.trace !== undefined) {
+      li.append(" ", el("button", { class: "secondary small", "data-plot": entry.trace,
+        on: { click: () => showTrace(id, entry.trace) } }, "plot"));
+    }
+  }
   let pending = 0;
   async function step() {
     const ticket = ++pending;
@@ -145,6 +153,57 @@ async function viewGame() {
   }
   slider.addEventListener("input", () => step().catch((e) => stepOut.replaceChildren(failure(e))));
   await step();
+}
+
+// The samples around a sensed event (journaled by the table): load, centre of pressure, tilt,
+// with the moment the board detected the event marked.
+function tracesSection(id, game) {
+  if (!game.traces.length) return null;
+  const pick = el("select", { id: "trace-pick", "aria-label": "sensed event" }, game.traces.map((t) =>
+    el("option", { value: t.id }, `${t.kind} at ${(t.t / 1000).toFixed(1)} s` + (t.n !== undefined ? ` (event ${t.n})` : " (no rule event)"))));
+  pick.addEventListener("change", () => showTrace(id, Number(pick.value)));
+  setTimeout(() => showTrace(id, game.traces[0].id), 0);
+  return el("section", {}, el("h2", {}, "Sensed events"), el("p", {}, pick),
+    el("div", { id: "trace", class: "plots" }));
+}
+
+async function showTrace(gameId, traceId) {
+  const holder = document.getElementById("trace");
+  const pick = document.getElementById("trace-pick");
+  if (!holder) return;
+  pick.value = traceId;
+  const trace = await getJSON(`/api/games/${gameId}/traces/${traceId}`);
+  const col = (name) => trace.samples.map((row) => row[trace.columns.indexOf(name)]);
+  const xs = col("dt_ms");
+  const cells = trace.columns.filter((c) => c.startsWith("cell"));
+  const width = Math.min(holder.clientWidth || 600, 900);
+  const marked = (plotBox) => ({
+    draw: [(u) => {
+      const x = u.valToPos(0, "x", true);
+      const ctx = u.ctx;
+      ctx.save(); ctx.strokeStyle = "#e00000"; ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke(); ctx.restore();
+      plotBox.dataset.marker = String(Math.round(x));
+    }],
+  });
+  function plot(title, unit, series) {
+    const box = el("div", { class: "plot", "data-plot-of": title });
+    holder.append(box);
+    if (!window.uPlot) return;
+    new uPlot({
+      width, height: 180, title: `${title} (${unit})`, scales: { x: { time: false } },
+      axes: [{ label: `ms from the ${trace.kind} (red: detected)` }, {}],
+      series: [{ label: "ms" }, ...series.map(([label], i) => ({ label, stroke: PLOT_COLOURS[i % PLOT_COLOURS.length], width: 1.5 }))],
+      hooks: marked(box),
+    }, [xs, ...series.map(([, data]) => data)], box);
+  }
+  holder.replaceChildren(el("p", { class: "notes", id: "trace-about" },
+    `${trace.kind}: ${trace.samples.length} samples, ${xs[0]} to ${xs[xs.length - 1]} ms around the board's detection`));
+  plot("load", "g", [["total", col("load_g")], ...cells.map((c) => [c.replace("_g", ""), col(c)])]);
+  plot("centre of pressure", "mm", [["x", col("cop_x_mm")], ["y", col("cop_y_mm")]]);
+  plot("tilt", "degrees", [["x", col("tilt_x_deg")], ["y", col("tilt_y_deg")]]);
+  holder.dataset.trace = traceId;
+  window.sticktableTrace = trace; // for the browser tests: what was plotted
 }
 
 async function viewStats() {
@@ -167,7 +226,7 @@ async function viewStats() {
 
 // -- live views: one WebSocket feed, re-rendered on each snapshot ------------------------------
 
-function feed(onMessage) {
+function feed(onMessage, onSensors) {
   let delay = 500;
   const status = el("p", { class: "notes", id: "feed" }, "connecting…");
   function connect() {
@@ -176,6 +235,11 @@ function feed(onMessage) {
     let log = [];
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      if (msg.kind === "sensors") {
+        window.sticktableSensors = msg;
+        if (onSensors) onSensors(msg);
+        return;
+      }
       log = log.slice(0, msg.log_from).concat(msg.log); // the server sends what changed
       msg.log = log;
       window.sticktableLast = msg; // for the browser tests: the latest snapshot this page has
@@ -245,8 +309,41 @@ function announce(text) {
   if (speech && window.speechSynthesis) window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
 }
 
+// The tower's live load and the base's tilt, from the board's streamed samples.
+function towerMeter() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
+  const load = el("div", { class: "big", id: "load" }, "–");
+  const cells = el("div", { class: "notes", id: "cells" });
+  const level = svg("svg", { viewBox: "-50 -50 100 100", class: "level", id: "level" });
+  level.append(svg("circle", { r: 45, fill: "none", stroke: "#999" }), svg("circle", { r: 15, fill: "none", stroke: "#ccc" }),
+    svg("line", { x1: -45, y1: 0, x2: 45, y2: 0, stroke: "#ddd" }), svg("line", { x1: 0, y1: -45, x2: 0, y2: 45, stroke: "#ddd" }));
+  const bubble = svg("circle", { r: 6, fill: "#2b7bd6", id: "bubble" });
+  const cop = svg("circle", { r: 4, fill: "#d6452b", id: "cop" });
+  level.append(bubble, cop);
+  const tilt = el("div", { id: "tilt" }, "tilt –");
+  const box = el("section", { class: "panel", id: "meter" }, el("h2", {}, "Tower"), load, cells,
+    el("div", { class: "meter" }, level, el("div", {}, tilt, el("p", { class: "notes" }, "blue: tilt of the base (inner ring 5°), red: centre of pressure"))));
+  box.hidden = true;
+  function update(s) {
+    box.hidden = false;
+    load.textContent = s.load_g === null ? "–" : `${s.load_g.toFixed(1)} ${s.uncalibrated ? "counts" : "g"}`;
+    load.dataset.load = s.load_g;
+    cells.textContent = s.cells_g.map((c, i) => `cell ${i}: ${c === null ? "–" : c.toFixed(1)}`).join(" · ");
+    const [tx, ty] = s.tilt_deg;
+    tilt.textContent = `tilt ${Math.hypot(tx, ty).toFixed(1)}° (x ${tx.toFixed(1)}°, y ${ty.toFixed(1)}°)`;
+    tilt.dataset.tilt = JSON.stringify(s.tilt_deg);
+    const clamp = (v) => Math.max(-40, Math.min(40, v));
+    bubble.setAttribute("cx", clamp(tx * 3).toFixed(1)); bubble.setAttribute("cy", clamp(-ty * 3).toFixed(1));
+    if (s.cop_mm) { cop.setAttribute("cx", clamp(s.cop_mm[0] / 2).toFixed(1)); cop.setAttribute("cy", clamp(-s.cop_mm[1] / 2).toFixed(1)); }
+    cop.style.display = s.cop_mm ? "" : "none";
+  }
+  return { box, update };
+}
+
 async function viewRoom() {
-  const status = feed(render);
+  const meter = towerMeter();
+  const status = feed(render, meter.update);
   const codes = await getJSON("/api/join-codes").catch(() => null);
   let lastRounds = null;
   let lastVersion = 0;
@@ -263,6 +360,7 @@ async function viewRoom() {
           turnLine(msg), costsLine(msg.costs))),
       el("div", { class: "grid" },
         el("section", { class: "panel" }, el("h2", {}, "Table state"), factsList(msg.facts)),
+        meter.box,
         el("section", { class: "panel" }, el("h2", {}, "Last events"), lastEvents(msg, 8), speak)),
       codes ? el("section", { class: "panel qr" }, el("h2", {}, "Join"), el("div", { class: "rings" },
         Object.entries(codes).map(([p, uri]) => el("figure", {}, el("img", { src: uri, alt: `join link for ${p}` }), el("figcaption", {}, p))))) : null,
