@@ -140,7 +140,7 @@ def run(args) -> int:
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
             if web is not None:
-                web.attach(table, say)
+                web.attach_table(table, say)
             players = ", ".join(game.header["players"])
             where = f"journal {journal.path}"
             table.publish(

@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sticktable.cliargs import DEFAULT_GAME
 from sticktable.errors import UserError
 from sticktable.web import pages
 from sticktable.web.history import History
@@ -173,6 +174,7 @@ def build_app(history: History, access: Access, live=None) -> Starlette:
                 "waiting": bool(setup_desk and setup_desk.waiting),
                 "playing": snapshot.game_id if snapshot is not None else None,
                 "games": games_offered(),
+                "default_game": DEFAULT_GAME,
                 "unfinished": [r for r in rows if r["status"] == "in progress"],
             }
         )

@@ -2,7 +2,7 @@
 
 `web_console(address, journal_path, say)` starts the server in a thread, prints its address and
 yields the `Console`; with no game chosen yet it serves the setup screen (see setup.py).
-`Console.attach(table, say)` then prints a join link (with a QR code) per player, subscribes
+`Console.attach_table(table, say)` then prints a join link (with a QR code) per player, subscribes
 the console to the `Table` and turns the live views on. After the game, `linger` keeps serving
 until Ctrl-C.
 """
@@ -37,7 +37,7 @@ class Console(LiveTable):
     routes: LiveRoutes
     setup: SetupDesk
 
-    def attach(self, table, say) -> None:
+    def attach_table(self, table, say) -> None:
         """The table is set up: its players' links, its state, its updates from now on."""
         self.setup.started()
         self.access.add_players(list(table.game.header["players"]))

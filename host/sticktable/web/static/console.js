@@ -589,6 +589,7 @@ async function viewSetup() {
         el("td", { "data-default": r.key }, r.default === null ? "none" : String(r.default)),
         el("td", {}, r.about, el("span", { class: "notes" }, ` (${r.values})`)))))));
   }
+  rulesPick.value = info.default_game;
   rulesPick.addEventListener("change", houseRules);
   houseRules();
   function start(e) {
