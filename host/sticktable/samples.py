@@ -153,6 +153,11 @@ class SampleTap:
         while self.waiting and t - self.waiting[0]["t"] >= POST_MS:
             self._journal(self.waiting.pop(0))
 
+    def flush(self) -> None:
+        """The table stops: journal the windows still open with the samples there are."""
+        while self.waiting:
+            self._journal(self.waiting.pop(0))
+
     def _journal(self, fact: dict) -> None:
         t0 = fact["t"]
         rows = []

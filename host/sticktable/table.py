@@ -199,6 +199,8 @@ class Table:
                 self._tell_state()
                 self._show_rings()
             self._on_messages(self.link.poll(FINAL_FRAMES_S))  # the game-over frame
+            if self.tap is not None:
+                self.tap.flush()  # the last events' samples, as far as they go
             self._tell_state()
             self._show_rings(final=True)
             standings = self.game.standings()

@@ -93,3 +93,15 @@ def test_without_a_calibration_loads_are_counts_from_the_first_sample():
     rec.now = 1.0
     tap.see({"k": "raw", "t": 12, "lc": [15, 6, 7, 8], "a": [0, 0, 1000]})
     assert rec.published[-1].load_g == 10.0 and rec.published[-1].uncalibrated
+
+
+def test_a_window_still_open_when_the_table_stops_is_journaled_as_far_as_it_goes():
+    rec = Recorder()
+    tap = rec.tap()
+    tap.see(CAL)
+    for t in range(0, 3000, 12):
+        tap.see(raw(t, [1.0, 1.0, 1.0, 1.0]))
+    tap.see({"k": "topple", "t": 2990, "s": 3})
+    tap.flush()
+    (fact, _, rows) = rec.traces[0]
+    assert fact["k"] == "topple" and rows[-1][0] == 2988 - 2990

@@ -295,6 +295,7 @@ class LiveRoutes:
             Route("/player", page("Player", "player")),
             Route("/api/join-codes", self.join_codes),
             Route("/api/referee", self.referee, methods=["POST"]),
+            Route("/api/referee/check", self.check_laydown, methods=["POST"]),
             Route("/api/act", self.act, methods=["POST"]),
             WebSocketRoute("/ws", self.feed),
         ]
@@ -314,6 +315,23 @@ class LiveRoutes:
         if not isinstance(line, str) or not line.strip() or "\n" in line:
             return JSONResponse({"error": "send one command line"}, 400)
         return _answer(await self.table.submit(line.strip()))
+
+    async def check_laydown(self, request: Request):
+        """Sticks in referee mode: the checker's verdict on a lay-down, nothing applied."""
+        role: Role = request.state.role
+        if not role.referee:
+            return JSONResponse({"error": "only the referee checks lay-downs"}, 403)
+        body = await _json_body(request)
+        snapshot = self.table.snapshot
+        check = getattr(snapshot.game.rules, "check_laydown", None) if snapshot else None
+        if check is None:
+            return JSONResponse({"error": "this game has no lay-down checker"}, 409)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": "send the player and the cards"}, 400)
+        try:
+            return JSONResponse(check(snapshot.game.state, body.get("player"), body.get("cards")))
+        except ValueError as err:
+            return JSONResponse({"error": str(err)}, 400)
 
     async def act(self, request: Request):
         """A player's own move: only theirs, only an action of a kind open to them now."""

@@ -27,7 +27,7 @@ import json
 
 from sticktable.engine import RuleSet, Turn, register
 
-from . import game, settings, views
+from . import check, game, settings, views
 
 
 class SticksRules(RuleSet):
@@ -56,6 +56,7 @@ Sticks (NAME is whose turn it is; card lists as 3C,4C,5C):
     )
 
     initial = staticmethod(game.initial)
+    check_laydown = staticmethod(check.check_players_stick)  # the referee screen's checker
     admit = staticmethod(game.admit)
     check = staticmethod(views.check)
     legal_actions = staticmethod(views.legal_actions)

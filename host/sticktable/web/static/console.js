@@ -315,7 +315,7 @@ function towerMeter() {
   const svg = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
   const load = el("div", { class: "big", id: "load" }, "–");
   const cells = el("div", { class: "notes", id: "cells" });
-  const level = svg("svg", { viewBox: "-50 -50 100 100", class: "level", id: "level" });
+  const level = svg("svg", { viewBox: "-50 -50 100 100", width: 128, height: 128, class: "level", id: "level" });
   level.append(svg("circle", { r: 45, fill: "none", stroke: "#999" }), svg("circle", { r: 15, fill: "none", stroke: "#ccc" }),
     svg("line", { x1: -45, y1: 0, x2: 45, y2: 0, stroke: "#ddd" }), svg("line", { x1: 0, y1: -45, x2: 0, y2: 45, stroke: "#ddd" }));
   const bubble = svg("circle", { r: 6, fill: "#2b7bd6", id: "bubble" });
@@ -343,10 +343,11 @@ function towerMeter() {
 
 async function viewRoom() {
   const meter = towerMeter();
-  const status = feed(render, meter.update);
-  const codes = await getJSON("/api/join-codes").catch(() => null);
+  let codes = null; // asked for once the feed is open: a snapshot may come first
   let lastRounds = null;
   let lastVersion = 0;
+  const status = feed(render, meter.update);
+  codes = await getJSON("/api/join-codes").catch(() => null);
   function render(msg) {
     const seats = msg.seats;
     const rings = el("div", { class: "rings", id: "rings" }, seats.map((p, i) =>
@@ -427,6 +428,7 @@ async function viewReferee() {
           el("button", { id: "fix", disabled: selected === null, on: { click: () => confirmThen(`Replace event ${selected} by ${fixInput.value || "[]"}?`, `fix ${selected} ${fixInput.value || "[]"}`) } }, "fix")),
         pending, answer),
       counterScreen(msg, send),
+      sticksRefereeScreen(msg, send),
       el("section", { class: "panel" }, el("h2", {}, "Command"),
         el("form", { on: { submit: (e) => { e.preventDefault(); send(command.value); } } }, command, el("button", { type: "submit" }, "send")),
         el("details", {}, el("summary", {}, "commands"), el("pre", {}, msg.keys_help))),
@@ -436,30 +438,54 @@ async function viewReferee() {
   }
 }
 
-// Bloodsticks: the counter enters a drop's layout (postures, what lies on what, what touches).
+// Bloodsticks: the counter enters a drop's layout by picking: each stick's posture (or off the
+// surface), which sticks it lies on and which it touches. The picks outlive re-renders (a new
+// snapshot comes with every LED frame) until the drop's sticks change.
+let counterPicks = { key: null };
+
 function counterScreen(msg, send) {
   const v = msg.view;
   if (!v || v.game !== "bloodsticks" || !v.sticks || !Object.keys(v.sticks).length) return null;
   if (v.phase !== "count" && v.phase !== "confirm") return null;
   const ids = [...Object.values(v.sticks).flat(), ...v.extras];
+  const key = `${v.round}:${ids.join(",")}`;
+  if (counterPicks.key !== key) counterPicks = { key, posture: {}, on: {}, touch: {} };
+  const picks = counterPicks;
+  function toggles(kind, id) {
+    picks[kind][id] = picks[kind][id] || [];
+    const chosen = picks[kind][id];
+    return el("div", { class: "chips", [`data-${kind}`]: id }, ids.filter((other) => other !== id).map((other) => {
+      const on = chosen.includes(other);
+      return el("button", { type: "button", class: on ? "chip picked" : "chip", "data-target": other, "aria-pressed": on ? "true" : "false",
+        on: { click: (e) => {
+          const at = chosen.indexOf(other);
+          if (at >= 0) chosen.splice(at, 1); else chosen.push(other);
+          e.target.classList.toggle("picked", at < 0);
+          e.target.setAttribute("aria-pressed", at < 0 ? "true" : "false");
+        } } }, other);
+    }));
+  }
   const rows = ids.map((id) => {
     const extra = v.extras.includes(id);
-    const posture = extra ? null : el("select", { "data-posture": id },
-      ["flat", "thin", "thick", "center", "off"].map((p) => el("option", { value: p }, p)));
+    let posture = null;
+    if (!extra) {
+      posture = el("select", { "data-posture": id, on: { change: (e) => { picks.posture[id] = e.target.value; } } },
+        ["flat", "thin", "thick", "center", "off"].map((p) => el("option", { value: p, selected: (picks.posture[id] || "flat") === p }, p)));
+    }
     return el("tr", { "data-stick": id }, el("td", {}, id), el("td", {}, posture),
-      el("td", {}, el("input", { type: "text", "data-on": id, placeholder: "on: ids" })),
-      el("td", {}, el("input", { type: "text", "data-touch": id, placeholder: "touches: ids" })));
+      el("td", {}, toggles("on", id)), el("td", {}, toggles("touch", id)));
   });
   const table = el("table", { class: "counter" }, el("thead", {}, el("tr", {}, ["stick", "posture", "lies on", "touches"].map((h) => el("th", {}, h)))), el("tbody", {}, rows));
   function layout() {
     const sticks = {};
     for (const id of ids) {
       const entry = {};
-      const posture = table.querySelector(`[data-posture="${id}"]`);
-      if (posture) { if (posture.value === "off") entry.off = true; else entry.posture = posture.value; }
-      const list = (sel) => table.querySelector(sel).value.split(/[\s,]+/).filter(Boolean);
-      const on = list(`[data-on="${id}"]`); if (on.length) entry.on = on;
-      const touch = list(`[data-touch="${id}"]`); if (touch.length) entry.touch = touch;
+      if (!v.extras.includes(id)) {
+        const posture = picks.posture[id] || "flat";
+        if (posture === "off") entry.off = true; else entry.posture = posture;
+      }
+      if (picks.on[id] && picks.on[id].length) entry.on = [...picks.on[id]];
+      if (picks.touch[id] && picks.touch[id].length) entry.touch = [...picks.touch[id]];
       sticks[id] = entry;
     }
     return sticks;
@@ -468,11 +494,65 @@ function counterScreen(msg, send) {
     Object.entries(v.proposal).map(([p, n]) => `${p} ${n}`).join(", ")) : null;
   const override = el("input", { type: "text", id: "override", placeholder: "NAME=N ... [why]" });
   return el("section", { class: "panel", id: "counter" }, el("h2", {}, `Counter's screen (${v.counter})`),
-    v.phase === "count" ? [el("div", { class: "scroll" }, table),
+    v.phase === "count" ? [el("p", { class: "notes" }, "pick each stick's posture, the sticks it lies on and the sticks it touches"),
+      el("div", { class: "scroll" }, table),
       el("button", { id: "propose", on: { click: () => send(`layout ${JSON.stringify(layout())}`) } }, "score this layout")] : null,
     proposal,
     v.phase === "confirm" ? [el("button", { id: "confirm-points", on: { click: () => send("confirm") } }, "confirm"),
       override, el("button", { class: "secondary", on: { click: () => send(`override ${override.value}`) } }, "override")] : null);
+}
+
+// Sticks in referee mode (real cards): the referee enters a player's lay-down, asks the
+// checker, then enters it; the rules check it again when it is entered.
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const refereeLaydown = { cards: null, player: null, verdict: null };
+
+function sticksRefereeScreen(msg, send) {
+  const v = msg.view;
+  if (!v || v.game !== "sticks" || v.mode !== "referee" || v.phase !== "play") return null;
+  const state = refereeLaydown;
+  if (state.cards === null) state.cards = el("input", { type: "text", id: "ref-cards", placeholder: "cards: 3C,4C,5C,8S,8H,8D (melds for No Discard: 3D,4D,5D/8S,8C,8D)" });
+  if (!state.player || !v.seats.includes(state.player)) state.player = v.turn;
+  const who = el("select", { id: "ref-player", on: { change: (e) => { state.player = e.target.value; } } },
+    v.seats.map((p) => el("option", { value: p, selected: p === state.player }, p)));
+  const verdict = el("div", { id: "verdict", role: "status" });
+  function showVerdict(result) {
+    state.verdict = result;
+    if (result.error) return verdict.replaceChildren(failure(result.error));
+    const head = `stick ${result.stick} (${result.text}): `;
+    verdict.replaceChildren(result.ok
+      ? el("p", { class: "ok", "data-ok": "true" }, head, "a lay-down — ", result.melds.map((m) => `${m.part}: ${m.cards.join(" ")}`).join("; "),
+        result.wilds.length ? ` (wild ${result.wilds.map((w) => `${w.card} as ${w.as}`).join(", ")})` : "")
+      : el("p", { class: "error", "data-ok": "false" }, head, "not a lay-down: ", result.why));
+  }
+  if (state.verdict) showVerdict(state.verdict);
+  const cards = () => state.cards.value.split(/[\s,/]+/).filter(Boolean);
+  async function check() {
+    try {
+      showVerdict(await postJSON("/api/referee/check", { player: state.player, cards: cards() }));
+    } catch (err) {
+      showVerdict({ error: err });
+    }
+  }
+  const picker = el("div", { class: "chips", id: "card-picker" },
+    [...RANKS.flatMap((r) => ["C", "D", "H", "S"].map((suit) => r + suit)), "JK"].map((c) =>
+      el("button", { type: "button", class: "chip", "data-card": c, on: { click: () => {
+        state.cards.value = [...cards(), c].join(","); state.verdict = null; verdict.replaceChildren();
+      } } }, c)));
+  function enter() {
+    const text = state.cards.value.trim();
+    const event = text.includes("/") ? { type: "laydown", player: state.player, melds: text.replace(/\s+/g, "") }
+      : { type: "laydown", player: state.player, cards: cards() };
+    state.verdict = null;
+    send(JSON.stringify(event));
+  }
+  return el("section", { class: "panel", id: "laydown-check" }, el("h2", {}, "Lay-down (referee mode)"),
+    el("p", {}, el("label", { for: "ref-player" }, "player "), who),
+    el("p", {}, state.cards, " ", el("button", { type: "button", class: "secondary", on: { click: () => { state.cards.value = ""; state.verdict = null; verdict.replaceChildren(); } } }, "clear")),
+    el("details", {}, el("summary", {}, "pick cards"), picker),
+    el("p", {}, el("button", { id: "ref-check", on: { click: check } }, "check"), " ",
+      el("button", { id: "ref-laydown", on: { click: enter } }, "enter the lay-down")),
+    verdict);
 }
 
 // -- player -----------------------------------------------------------------------------------
