@@ -4,9 +4,9 @@
 outputs, and runs the loop: board messages and typed lines go into the session, which
 journals them; each journal transaction is then committed to the link (only what is on disk
 is acknowledged to the board). Outputs subscribe and receive typed updates (`Line`,
-`RoundOver`, `Rings`, `Shown`, `GameOver`, `State`, `Sensors`) through a bounded outbox each, pumped by a thread of
-their own: a slow output loses its oldest updates, it never holds up sensing or journaling.
-Inputs (keyboard lines; later web requests) are submitted from any thread.
+`RoundOver`, `Rings`, `Shown`, `GameOver`, `State`, `Sensors`) through a bounded outbox each,
+pumped by a thread of their own: a slow output loses its oldest updates, it never holds up
+sensing or journaling. Inputs (keyboard lines, web requests) are submitted from any thread.
 """
 
 from __future__ import annotations
@@ -146,7 +146,11 @@ class Table:
         self._stop = threading.Event()
         self._rounds_told = len(game.standings().rounds)
         self._frame: bytes | None = None  # the LED frame last published
-        self.tap = SampleTap(link.send, link.accepts, self._journal_trace, self.publish) if samples else None
+        self.tap = (
+            SampleTap(link.send, link.accepts, self._journal_trace, self.publish)
+            if samples
+            else None
+        )
 
     # -- outputs and inputs ----------------------------------------------------------------
 

@@ -32,7 +32,10 @@ class Recorder:
 
 
 def raw(t: int, grams: list[float], accel=(0, 0, 1000)) -> dict:
-    counts = [int(z + g * k) for z, g, k in zip(CAL["zero_counts"], grams, CAL["counts_per_gram"])]
+    counts = [
+        int(z + g * k)
+        for z, g, k in zip(CAL["zero_counts"], grams, CAL["counts_per_gram"], strict=True)
+    ]
     return {"k": "raw", "t": t, "lc": counts, "a": list(accel)}
 
 

@@ -12,7 +12,12 @@ from test_web_live import journal_events, referee_sends
 
 from sticktable.games.sticks.check import check_request
 
-SETUP = ("seats order=Ann,Bo dealer=Bo", "stick player=Ann stick=1", "stick player=Bo stick=2", "deal")
+SETUP = (
+    "seats order=Ann,Bo dealer=Bo",
+    "stick player=Ann stick=1",
+    "stick player=Bo stick=2",
+    "deal",
+)
 RUN_AND_SET = ["3C", "4C", "5C", "8S", "8H", "8D"]  # stick 1: one run of three, one set of three
 
 

@@ -28,7 +28,9 @@ def set_up(tmp_path_factory, browser):
     journal = str(tmp_path_factory.mktemp("setup") / "j.sqlite")
     with Journal(journal) as j:  # an interrupted game, to abandon from the setup screen
         j.new_game({"game": "stick-stack", "players": ["Old", "Game"]}, source="board")
-    served = Served(*SIM_RUN, "--seed", "3", "--speed", "4", "--journal", journal, "--web", "127.0.0.1:0")
+    served = Served(
+        *SIM_RUN, "--seed", "3", "--speed", "4", "--journal", journal, "--web", "127.0.0.1:0"
+    )
     context = browser.new_context(viewport=TV)
     context.set_default_timeout(60_000)
     page = context.new_page()
@@ -61,10 +63,10 @@ def set_up(tmp_path_factory, browser):
         page.wait_for_selector("#unfinished", state="detached")
         record["abandoned"] = journal_rows(journal, "SELECT game_id FROM abandoned")
         # A bad house rule: refused on the page, nothing journaled, the table waits on.
-        page.fill('[data-player] >> nth=0', "Ann")
-        page.fill('[data-player] >> nth=1', "Bo")
+        page.fill("[data-player] >> nth=0", "Ann")
+        page.fill("[data-player] >> nth=1", "Bo")
         page.click("#add-player")
-        page.fill('[data-player] >> nth=2', "Cy")
+        page.fill("[data-player] >> nth=2", "Cy")
         page.fill('[data-house="end_score"]', "lots")
         page.click("#start")
         page.wait_for_selector("#answer .error")
@@ -103,7 +105,12 @@ def test_a_refused_setup_changes_nothing_and_a_good_one_starts_the_game(set_up):
     assert set_up["games_after_refusal"] == [(1,)]
     (header,) = journal_rows(set_up["journal"], "SELECT header FROM games WHERE id = 2")[0]
     header = json.loads(header)
-    assert header == {"game": "stick-stack", "players": ["Ann", "Bo", "Cy"], "end_score": 3, "sticks": 8}
+    assert header == {
+        "game": "stick-stack",
+        "players": ["Ann", "Bo", "Cy"],
+        "end_score": 3,
+        "sticks": 8,
+    }
     (finished,) = journal_rows(set_up["journal"], "SELECT finished FROM games WHERE id = 2")[0]
     assert finished is not None
     assert not set_up["errors"]
@@ -166,7 +173,10 @@ def test_the_game_page_plots_the_samples_around_each_sensed_event(set_up, page_f
         assert red[0] > 200 and red[1] < 60 and red[2] < 60, (name, red)
     # Every rule event the sensors made (the buttons make only takes) has its samples, the
     # last ones too (the table journals the open windows when it stops).
-    events = [json.loads(e) for (e,) in journal_rows(journal, "SELECT event FROM events WHERE game_id = 2")]
+    events = [
+        json.loads(e)
+        for (e,) in journal_rows(journal, "SELECT event FROM events WHERE game_id = 2")
+    ]
     sensed = [e for e in events if e.get("src") == "board" and e["type"] != "take"]
     assert page.locator("#log button[data-plot]").count() == len(sensed) > 0
     # A log entry made of a sensed event plots its own trace.

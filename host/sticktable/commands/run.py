@@ -48,7 +48,12 @@ def register(subparsers) -> None:
         help="pi: this Raspberry Pi is the table's board (no microcontroller): the firmware "
         "runs here under CPython, its parts on the Pi's GPIO through Blinka",
     )
-    parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
+    parser.add_argument(
+        "--players",
+        metavar="A,B,...",
+        help="player names in seat order (with --web and no --players: the game, players "
+        "and house rules are chosen on the console's setup page)",
+    )
     parser.add_argument(
         "--game",
         help="the game: stick-stack (default), bloodsticks or sticks (the rummy card game)",

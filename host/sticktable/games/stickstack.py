@@ -51,7 +51,8 @@ HOUSE_RULES = {
 HOUSE_RULE_NOTES = {
     "sticks": "sticks in the game",
     "end_score": "the game ends after a round in which someone reaches this total",
-    "unplaceable": "where a stick that cannot be placed goes: in front of the player, or back in the bag",
+    "unplaceable": "where a stick that cannot be placed goes: in front of the player, or back "
+    "in the bag",
     "foul_penalty": "points for touching the tower (a foul)",
     "topple_min_sticks": "an emptied tower is a topple only if it had at least this many sticks",
     "tie": "a tie at the end: share the win, or play another round",

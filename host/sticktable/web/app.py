@@ -21,7 +21,6 @@ from sticktable.cliargs import DEFAULT_GAME
 from sticktable.errors import UserError
 from sticktable.web import pages
 from sticktable.web.history import History
-from sticktable.web.setup import check_choice, games_offered
 from sticktable.web.security import (
     COOKIE,
     Access,
@@ -30,6 +29,7 @@ from sticktable.web.security import (
     request_token,
     same_origin,
 )
+from sticktable.web.setup import check_choice, games_offered
 
 STATIC = Path(__file__).parent / "static"
 # No inline code, nothing from elsewhere, never framed; join links' tokens never leave in a

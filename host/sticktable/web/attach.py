@@ -43,7 +43,10 @@ class Console(LiveTable):
         self.access.add_players(list(table.game.header["players"]))
         url = base_url(self.server.sock)
         self.routes.qr_links.update(
-            {p: svg_qr(f"{url}{self.access.join_path(t)}") for p, t in self.access.player_tokens.items()}
+            {
+                p: svg_qr(f"{url}{self.access.join_path(t)}")
+                for p, t in self.access.player_tokens.items()
+            }
         )
         self.game_id, self._submit = table.game_id, table.submit
         self.publish(table.state(), None)

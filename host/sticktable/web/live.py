@@ -284,8 +284,8 @@ class LiveRoutes:
         room = page("Table", "room")
 
         async def home(request: Request):
-            """The room, or the setup screen while no game is being played yet."""
-            if self.table.snapshot is None:
+            """The room, or the setup screen while the table waits for a game to be chosen."""
+            if self.table.snapshot is None and self.setup is not None and self.setup.waiting:
                 return RedirectResponse("/setup", status_code=303)
             return await room(request)
 

@@ -59,7 +59,9 @@ def link_traces(game: Game, log: list[dict], traces: list[dict]) -> None:
     sequence number and time): the entry gets `trace`, the trace the first entry's `n`."""
     by_fact = {(t["seq"], t["t"]): t for t in traces}
     for entry, event in zip(log, game.events, strict=True):
-        trace = by_fact.get((event.get("seq"), event.get("t"))) if event.get("src") == "board" else None
+        trace = (
+            by_fact.get((event.get("seq"), event.get("t"))) if event.get("src") == "board" else None
+        )
         if trace is not None:
             entry["trace"] = trace["id"]
             trace.setdefault("n", entry["n"])

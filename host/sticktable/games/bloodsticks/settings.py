@@ -97,7 +97,8 @@ NOTES = {
     "dead_sticks_cancel": "a stick scoring 0 still cancels the one below it",
     "max_tiebreaks": "tie-break drops before the pot is split",
     "house_cut_pct": "the house's share of the pot, in percent",
-    "entry": "how drops are entered: the layout (the table scores it), the counted totals, or either",
+    "entry": "how drops are entered: the layout (the table scores it), the counted totals, "
+    "or either",
     "first_dropper": "who drops first: decided by a drop, or the host",
     "counter": "the challenge's neutral counter",
     "stake": "the fixed stake of a house game",

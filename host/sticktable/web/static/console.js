@@ -642,6 +642,10 @@ async function viewSetup() {
     button.replaceWith(el("span", {}, `give game ${g.id} up for good? `,
       el("button", { id: "confirm-abandon", on: { click: () => choose({ action: "abandon", game: g.id }) } }, "confirm")));
   }
+  if (info.table && !info.waiting) {
+    return show(el("h1", {}, "Setup"), el("p", { id: "starting" }, "the table is starting its game: ",
+      el("a", { href: "/" }, "watch it")));
+  }
   if (!info.table) {
     return show(el("h1", {}, "Setup"), el("p", { class: "notes", id: "no-table" },
       "this console has no table attached: start one with `sticktable run --web` (add --sim for the simulated table) and set the game up here."),
