@@ -189,3 +189,33 @@ def test_the_game_page_plots_the_samples_around_each_sensed_event(set_up, page_f
     assert again["samples"] == next(t for t in stored if t["id"] == wanted)["samples"]
     screenshot(page, "event-plot")
     assert not page.errors
+
+
+def test_an_unfinished_game_resumed_from_the_setup_screen_plays_on(tmp_path, page_for):
+    """At a real table (here a board on a pty): the setup screen's resume is `run --resume`."""
+    from host.pty_board import PtyBoard
+
+    journal = str(tmp_path / "j.sqlite")
+    with Journal(journal) as j:
+        j.new_game({"game": "stick-stack", "players": ["Ann", "Bo"]}, source="board")
+        j.new_game({"game": "stick-stack", "players": ["Cy", "Di"]}, source="board")
+    board = PtyBoard()
+    served = Served("run", "--port", board.path, "--journal", journal, "--web", "127.0.0.1:0")
+    try:
+        page = page_for(TV)
+        page.goto(served.url + "/")
+        page.click('button[data-resume="1"]')
+        page.wait_for_url(served.url + "/")
+        page.wait_for_selector("#status:has-text('game 1')")
+        served.read_until(r"game 1: stick-stack, players Ann, Bo")
+        board.event("button", seat=0, long=False)  # Ann's seat button: she takes a stick
+        page.wait_for_selector('.recent li[data-n="0"]')
+        events = journal_rows(journal, "SELECT game_id, event FROM events")
+        assert [(g, json.loads(e)["type"], json.loads(e)["player"]) for g, e in events] == [
+            (1, "take", "Ann")
+        ]
+        assert journal_rows(journal, "SELECT id FROM games") == [(1,), (2,)]  # no new game
+        assert not page.errors
+    finally:
+        served.stop()
+        board.close()

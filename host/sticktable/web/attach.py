@@ -81,3 +81,12 @@ def web_console(address: str, journal_path, say):
     finally:
         console.close()
         console.server.stop()
+
+
+@contextlib.contextmanager
+def live_console(address: str, table, journal_path, say):
+    """The console attached to `table` from the start (a program that sets the table up
+    itself, such as the web benchmark)."""
+    with web_console(address, journal_path, say) as console:
+        console.attach_table(table, say)
+        yield console
