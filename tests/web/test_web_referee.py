@@ -55,6 +55,7 @@ def test_a_lay_down_checked_then_entered_on_the_sticks_referee_screen(tmp_path, 
         shown = referee.inner_text("#verdict")
         for meld in check_request("classic", 1, RUN_AND_SET)["melds"]:
             assert " ".join(meld["cards"]) in shown
+        referee.locator("#verdict").scroll_into_view_if_needed()
         screenshot(referee, "referee-sticks")
         referee.click("#ref-laydown")
         referee.wait_for_selector("#answer .ok")

@@ -74,6 +74,7 @@ def set_up(tmp_path_factory, browser):
         record["games_after_refusal"] = journal_rows(journal, "SELECT id FROM games")
         page.fill('[data-house="end_score"]', "3")
         page.fill('[data-house="sticks"]', "8")
+        page.evaluate("window.scrollTo(0, 0)")
         screenshot(page, "setup")
         page.click("#start")
         page.wait_for_url(served.url + "/", timeout=90_000)

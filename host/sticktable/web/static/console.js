@@ -505,7 +505,7 @@ function counterScreen(msg, send) {
 // Sticks in referee mode (real cards): the referee enters a player's lay-down, asks the
 // checker, then enters it; the rules check it again when it is entered.
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-const refereeLaydown = { cards: null, player: null, verdict: null };
+const refereeLaydown = { cards: null, player: null, verdict: null, picking: false };
 
 function sticksRefereeScreen(msg, send) {
   const v = msg.view;
@@ -549,7 +549,8 @@ function sticksRefereeScreen(msg, send) {
   return el("section", { class: "panel", id: "laydown-check" }, el("h2", {}, "Lay-down (referee mode)"),
     el("p", {}, el("label", { for: "ref-player" }, "player "), who),
     el("p", {}, state.cards, " ", el("button", { type: "button", class: "secondary", on: { click: () => { state.cards.value = ""; state.verdict = null; verdict.replaceChildren(); } } }, "clear")),
-    el("details", {}, el("summary", {}, "pick cards"), picker),
+    el("details", { open: state.picking, on: { toggle: (e) => { state.picking = e.target.open; } } },
+      el("summary", {}, "pick cards"), picker),
     el("p", {}, el("button", { id: "ref-check", on: { click: check } }, "check"), " ",
       el("button", { id: "ref-laydown", on: { click: enter } }, "enter the lay-down")),
     verdict);
