@@ -29,7 +29,7 @@ def set_up(tmp_path_factory, browser):
     with Journal(journal) as j:  # an interrupted game, to abandon from the setup screen
         j.new_game({"game": "stick-stack", "players": ["Old", "Game"]}, source="board")
     served = Served(
-        *SIM_RUN, "--seed", "3", "--speed", "4", "--journal", journal, "--web", "127.0.0.1:0"
+        *SIM_RUN, "--seed", "3", "--speed", "1", "--journal", journal, "--web", "127.0.0.1:0"
     )
     context = browser.new_context(viewport=TV)
     context.set_default_timeout(60_000)
@@ -79,10 +79,14 @@ def set_up(tmp_path_factory, browser):
         page.click("#start")
         page.wait_for_url(served.url + "/", timeout=90_000)
         page.wait_for_selector("#meter:not([hidden]) #load[data-load]", timeout=90_000)
-        record["meter_load"] = float(page.get_attribute("#load", "data-load"))
-        record["meter_tilt"] = json.loads(page.get_attribute("#tilt", "data-tilt"))
-        record["shown"] = page.evaluate("window.sticktableSensors")
+        # What the meter shows and the reading it came from, read at one moment.
+        record["meter_load"], record["meter_tilt"], record["shown"] = page.evaluate(
+            """() => [Number(document.getElementById("load").dataset.load),
+            JSON.parse(document.getElementById("tilt").dataset.tilt), window.sticktableSensors]"""
+        )
         screenshot(page, "room-meter")
+        # Waiting in the page: the sync Playwright API takes the page's frames only then.
+        page.wait_for_selector("#status:has-text('game over')", timeout=300_000)
         served.read_until("keeps serving", timeout=300)
         yield record
     finally:
@@ -147,7 +151,9 @@ def test_the_room_shows_the_live_load_and_tilt_at_a_bounded_rate(set_up):
             if reading["t"] in at:
                 assert (reading["load_g"], reading["tilt_deg"]) in at[reading["t"]]
                 matched += 1
-    assert matched, "no live reading fell inside a journaled event window"
+    windows = [(t["t"] - 1500, t["t"] + 1000) for t in traces(set_up["journal"], 2)]
+    seen_at = [r["t"] for _, r in readings]
+    assert matched, f"no live reading fell inside a journaled event window {windows} {seen_at}"
 
 
 def test_the_game_page_plots_the_samples_around_each_sensed_event(set_up, page_for):
