@@ -140,7 +140,10 @@ def run(args) -> int:
                 game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
             # --mqtt: to the house; on the outer stack, so what is left drains after the link.
             outer.enter_context(publishing(args, journal.path, say))
-            table = Table(journal, game_id, game, link, sim, samples=web is not None)
+            # The console's meter and event plots stream the board's raw samples; a simulation
+            # at --speed 0 runs many times faster than real time and would spend itself on them.
+            samples = web is not None and not (args.sim and args.speed == 0)
+            table = Table(journal, game_id, game, link, sim, samples=samples)
             table.subscribe(TerminalOutput(quiet=args.quiet))
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
