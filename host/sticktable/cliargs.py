@@ -29,6 +29,9 @@ def add_hello_timeout(parser) -> None:
     )
 
 
+DEFAULT_GAME = "stick-stack"
+
+
 def check_run_options(args) -> None:
     """`sticktable run`'s options that cannot go together, refused before anything starts;
     fills in the defaults that depend on them. (A function of its own so that `run` keeps it
@@ -51,4 +54,4 @@ def check_run_options(args) -> None:
     if args.speed < 0:
         raise UserError("--speed must be 0 (as fast as it goes) or more", exit_code=2)
     if args.game is None:
-        args.game = "stick-stack"
+        args.game = DEFAULT_GAME

@@ -11,6 +11,8 @@ Tables:
   events - the game's append-only rule log; the game state is the fold of these.
   facts  - every message the board sent during the game, with what the rules made of it.
   abandoned - games given up by hand (`sticktable games --abandon`): finished, never resumed.
+  traces - the board's raw samples around each sensed event, when the table streamed them
+           (`sticktable run --web`; host/docs/formats/event-traces.md).
   games_copy - a second copy of each games row, stored on other pages of the file, so that
            `sticktable journal recover` still knows a game's header when its games row is lost.
 
@@ -62,6 +64,18 @@ CREATE TABLE IF NOT EXISTS abandoned (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS traces (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    boot TEXT,
+    seq INTEGER,
+    kind TEXT NOT NULL,
+    t INTEGER NOT NULL,
+    columns TEXT NOT NULL,
+    samples TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS traces_by_game ON traces (game_id, id);
 CREATE TABLE IF NOT EXISTS games_copy (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
@@ -207,6 +221,19 @@ class Journal:
             (game_id, boot, message.get("s"), json.dumps(message), decision, time.time()),
         )
 
+    def record_trace(
+        self, game_id: int, fact: dict, boot: str | None, columns: list[str], samples: list
+    ) -> None:
+        """Store the raw samples around one sensed board event (samples.py)."""
+        self.db.execute(
+            "INSERT INTO traces (game_id, boot, seq, kind, t, columns, samples, at)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            (
+                game_id, boot, fact.get("s"), fact["k"], fact["t"], json.dumps(columns),
+                json.dumps(samples, separators=(",", ":")), time.time(),
+            ),
+        )  # fmt: skip
+
     def finish(self, game_id: int) -> None:
         now = time.time()
         with self.transaction():
@@ -225,7 +252,7 @@ class Journal:
     def delete(self, game_id: int) -> None:
         """Remove a game with everything journaled about it."""
         with self.transaction():
-            for table in ("facts", "events", "abandoned"):
+            for table in ("facts", "events", "abandoned", "traces"):
                 self.db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
             self.db.execute("DELETE FROM games_copy WHERE id = ?", (game_id,))
@@ -251,6 +278,39 @@ class Journal:
             if row.id == key:
                 return row
         raise UserError(f"no game {key} in {self.path} (see `sticktable games`)")
+
+    def traces(self, game_id: int) -> list[dict]:
+        """The game's event traces, without their samples: id, boot, seq, kind, t."""
+        if not self._has_table("traces"):
+            return []  # a journal from before traces
+        rows = self.db.execute(
+            "SELECT id, boot, seq, kind, t FROM traces WHERE game_id = ? ORDER BY id", (game_id,)
+        ).fetchall()
+        return [dict(zip(("id", "boot", "seq", "kind", "t"), row, strict=True)) for row in rows]
+
+    def trace(self, game_id: int, trace_id: int) -> dict:
+        """One trace with its samples (UserError if the game has no such trace)."""
+        row = None
+        if self._has_table("traces"):
+            row = self.db.execute(
+                "SELECT id, boot, seq, kind, t, columns, samples FROM traces"
+                " WHERE game_id = ? AND id = ?",
+                (game_id, trace_id),
+            ).fetchone()
+        if row is None:
+            raise UserError(f"no trace {trace_id} in game {game_id}")
+        keys = ("id", "boot", "seq", "kind", "t")
+        return {
+            **dict(zip(keys, row[:5], strict=True)),
+            "columns": json.loads(row[5]),
+            "samples": json.loads(row[6]),
+        }
+
+    def _has_table(self, name: str) -> bool:
+        found = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return found is not None
 
     def events(self, game_id: int) -> list[dict]:
         rows = self.db.execute(

@@ -4,9 +4,9 @@
 outputs, and runs the loop: board messages and typed lines go into the session, which
 journals them; each journal transaction is then committed to the link (only what is on disk
 is acknowledged to the board). Outputs subscribe and receive typed updates (`Line`,
-`RoundOver`, `Rings`, `Shown`, `GameOver`) through a bounded outbox each, pumped by a thread of
-their own: a slow output loses its oldest updates, it never holds up sensing or journaling.
-Inputs (keyboard lines; later web requests) are submitted from any thread.
+`RoundOver`, `Rings`, `Shown`, `GameOver`, `State`, `Sensors`) through a bounded outbox each,
+pumped by a thread of their own: a slow output loses its oldest updates, it never holds up
+sensing or journaling. Inputs (keyboard lines, web requests) are submitted from any thread.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from sticktable.daemon import TableSession
 from sticktable.engine import Game, RoundResult, RuleError, Standings
 from sticktable.errors import UserError
 from sticktable.journal import Journal
+from sticktable.samples import SampleTap, Sensors
 
 POLL_S = 0.02  # how long one turn of the loop waits for the board
 FINAL_FRAMES_S = 0.2  # at the end, how long the board may take to show the game over
@@ -90,7 +91,7 @@ class Answer:
     events: int
 
 
-Update = Line | RoundOver | Rings | Shown | GameOver | State
+Update = Line | RoundOver | Rings | Shown | GameOver | State | Sensors
 Output = Callable[[Update], None]
 
 
@@ -126,7 +127,18 @@ class Outbox:
 class Table:
     """One game at the table (see the module docstring)."""
 
-    def __init__(self, journal: Journal, game_id: int, game: Game, link, sim=None, rng=None):
+    def __init__(
+        self,
+        journal: Journal,
+        game_id: int,
+        game: Game,
+        link,
+        sim=None,
+        rng=None,
+        samples: bool = False,
+    ):
+        """`samples`: have the board stream its raw samples, publish the live load and tilt
+        (`Sensors`) and journal the samples around each sensed event (samples.py)."""
         self.journal = journal
         self.game_id = game_id
         self.game = game
@@ -142,6 +154,11 @@ class Table:
         self._stop = threading.Event()
         self._rounds_told = len(game.standings().rounds)
         self._frame: bytes | None = None  # the LED frame last published
+        self.tap = (
+            SampleTap(link.send, link.accepts, self._journal_trace, self.publish)
+            if samples
+            else None
+        )
 
     # -- outputs and inputs ----------------------------------------------------------------
 
@@ -194,6 +211,8 @@ class Table:
                 self._tell_state()
                 self._show_rings()
             self._on_messages(self.link.poll(FINAL_FRAMES_S))  # the game-over frame
+            if self.tap is not None:
+                self.tap.flush()  # the last events' samples, as far as they go
             self._tell_state()
             self._show_rings(final=True)
             standings = self.game.standings()
@@ -211,9 +230,14 @@ class Table:
 
     def _on_messages(self, messages: list[dict]) -> None:
         for message in messages:
+            if self.tap is not None:
+                self.tap.see(message)  # bounded work per sample; a trace write per event
             self.session.on_board(message)  # one journal transaction per fact
             self._tell_rounds()
         self.link.commit()  # journaled: now the board may forget them
+
+    def _journal_trace(self, fact: dict, columns: list[str], rows: list) -> None:
+        self.journal.record_trace(self.game_id, fact, self.session.boot, columns, rows)
 
     def _on_inputs(self) -> None:
         while True:

@@ -11,7 +11,9 @@ reading (the viewers are WebSocket clients in another process, as browsers would
 
 - board-to-journal latency: event born on the board -> applied and committed (p50/p95/p99);
 - page update latency: journal commit of each event -> the first message holding it arriving
-  at each viewer (p50/p95/max over every event and viewer).
+  at each viewer (p50/p95/max over every event and viewer);
+- what the raw samples cost the table's loop with `run --web` (samples.py): the time per
+  streamed sample, and per event trace written to the journal (SQLite, synchronous=FULL).
 
     .venv/bin/python tests/bench/bench_web.py [--events 500] [--rate 50] [--viewers 50]
 """
@@ -37,6 +39,7 @@ from viewers import stalled_client  # noqa: E402
 from sticktable.engine import Game, register  # noqa: E402
 from sticktable.journal import Journal  # noqa: E402
 from sticktable.link import BoardLink  # noqa: E402
+from sticktable.samples import SampleTap  # noqa: E402
 from sticktable.table import Table  # noqa: E402
 from sticktable.web.attach import live_console  # noqa: E402
 
@@ -118,6 +121,45 @@ def page_latencies(committed: list[float], seen: list[list]) -> list[float]:
     return out
 
 
+def sample_costs(samples: int = 20000, every: int = 300) -> tuple[float, list[float]]:
+    """The tap's time per raw sample (µs, trace writes left out) and each trace write (ms),
+    with a sensed event every `every` samples, on a journal in build/."""
+    cal = {
+        "k": "cal",
+        "counts_per_gram": [2000.0] * 4,
+        "zero_counts": [1000] * 4,
+        "cell_xy_mm": [[-62, -62], [62, -62], [62, 62], [-62, 62]],
+    }
+    writes: list[float] = []
+    with (
+        tempfile.TemporaryDirectory(dir=ROOT / "build") as tmp,
+        Journal(Path(tmp) / "j.sqlite") as journal,
+    ):
+        game_id = journal.new_game({"game": "stick-stack", "players": ["A", "B"]}, "bench")
+
+        def write(fact, columns, rows):
+            start = time.perf_counter()
+            journal.record_trace(game_id, fact, "bench", columns, rows)
+            writes.append((time.perf_counter() - start) * 1000)
+
+        tap = SampleTap(lambda *a, **f: None, lambda kind: True, write, lambda reading: None)
+        tap.see(cal)
+        start = time.perf_counter()
+        for i in range(samples):
+            tap.see(
+                {
+                    "k": "raw",
+                    "t": i * 12,
+                    "lc": [1000 + i % 50, 2000, 3000, 4000],
+                    "a": [9, 20, 990],
+                }
+            )
+            if i % every == every // 2:
+                tap.see({"k": "placed", "t": i * 12, "s": i})
+        spent = time.perf_counter() - start - sum(writes) / 1000
+    return spent / samples * 1e6, writes
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=500)
@@ -144,6 +186,12 @@ def main() -> int:
                 f"p95 {percentile(p, 95):.1f} ms  max {max(p):.1f} ms  "
                 f"({r['viewers_complete']}/{viewers} viewers got every event)"
             )
+    per_sample, writes = sample_costs()
+    print(
+        f"  raw samples (run --web)      {per_sample:.1f} µs per sample in the table's loop; "
+        f"trace write p50 {percentile(writes, 50):.2f} ms  max {max(writes):.2f} ms "
+        f"({len(writes)} traces)"
+    )
     return 0
 
 

@@ -155,3 +155,16 @@ def test_serve_refuses_a_bad_address(journal):
     done = sticktable("serve", "--journal", journal, "--web", "127.0.0.1:http")
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "--web" in done.stderr
+
+
+def test_with_no_table_the_setup_page_says_how_to_start_one(journal, console, page_for):
+    page = page_for(PHONE)
+    page.goto(f"{console.url}/setup")
+    page.wait_for_selector("#no-table")
+    assert "sticktable run --web" in page.inner_text("#no-table")
+    start = {"action": "start", "rules": "stick-stack", "players": ["Ann", "Bo"], "house": {}}
+    refused = page.request.post(
+        f"{console.url}/api/setup", data=start, headers={"Origin": console.url}
+    )
+    assert refused.status == 409 and "no table" in refused.json()["error"]
+    assert json.loads(command("games", "--json", "--journal", journal).splitlines()[-1])["id"] == 2

@@ -29,13 +29,16 @@ def journal_events(journal: str) -> list[dict]:
 
 
 def record_frames(page) -> list[dict]:
-    """Every message the page's WebSocket receives, decoded (each carries the log from where
-    the page's copy changed: `events` is the whole log's length)."""
+    """Every snapshot the page's WebSocket receives, decoded (each carries the log from where
+    the page's copy changed: `events` is the whole log's length); not the live readings."""
     frames: list[dict] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
-    )
+
+    def keep(payload) -> None:
+        message = json.loads(payload)
+        if message.get("kind") != "sensors":
+            frames.append(message)
+
+    page.on("websocket", lambda ws: ws.on("framereceived", keep))
     return frames
 
 
@@ -171,7 +174,11 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     referee.wait_for_selector("#counter select")
     referee.select_option('[data-posture="Ann-1"]', "thick")
     referee.select_option('[data-posture="Bo-1"]', "center")
-    referee.fill('[data-on="Bo-2"]', "Bo-1")
+    referee.click('[data-on="Bo-2"] [data-target="Bo-1"]')  # Bo-2 lies on Bo-1
+    referee.click('[data-touch="Ann-2"] [data-target="blood"]')  # the bloodstick touches Ann-2
+    referee.click('[data-touch="Ann-2"] [data-target="Bo-1"]')
+    referee.click('[data-touch="Ann-2"] [data-target="Bo-1"]')  # picked again: taken back
+    assert referee.get_attribute('[data-on="Bo-2"] [data-target="Bo-1"]', "aria-pressed") == "true"
     referee.locator("#counter").scroll_into_view_if_needed()
     screenshot(referee, "counter")
     referee.click("#propose")
@@ -179,6 +186,8 @@ def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     layout = [e for e in journal_events(table.journal) if e["type"] == "layout"][-1]
     assert layout["sticks"]["Ann-1"] == {"posture": "thick"}
     assert layout["sticks"]["Bo-2"] == {"posture": "flat", "on": ["Bo-1"]}
+    assert layout["sticks"]["Ann-2"] == {"posture": "flat", "touch": ["blood"]}
+    assert layout["sticks"]["blood"] == {}
     proposed = dict(
         pair.rsplit(" ", 1)
         for pair in referee.inner_text("#proposal").split(": ", 1)[1].split(", ")

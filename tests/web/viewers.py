@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 import websockets
 
 EVENTS = re.compile(r'"events": (\d+)')
+SENSORS = '{"kind": "sensors"'  # how the feed's live readings begin (live.py)
 
 
 async def watch(
@@ -42,6 +43,8 @@ async def watch(
                 text = await asyncio.wait_for(ws.recv(), 0.2)
             except TimeoutError:
                 continue
+            if text.startswith(SENSORS):
+                continue  # a live load and tilt reading, not a snapshot of the game
             if light:
                 seen.append((time.time(), int(EVENTS.search(text, 0, 200).group(1)), None))
             else:  # the whole log, as a page keeps it (the server sends what changed)

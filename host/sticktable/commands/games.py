@@ -79,8 +79,7 @@ def _change(args) -> int:
             if game_id not in rows:
                 raise UserError(f"no game {game_id} in {journal.path} (see `sticktable games`)")
         for game_id in args.abandon or []:
-            if rows[game_id].finished is not None:
-                raise UserError(f"game {game_id} is {rows[game_id].status}: nothing to abandon")
+            check_abandon(rows[game_id])
         for game_id in args.abandon or []:
             journal.abandon(game_id)
             print(f"abandoned game {game_id}")
@@ -88,6 +87,17 @@ def _change(args) -> int:
             journal.delete(game_id)
             print(f"deleted game {game_id} ({rows[game_id].events} events)")
     return 0
+
+
+def check_abandon(row: GameRow) -> None:
+    if row.finished is not None:
+        raise UserError(f"game {row.id} is {row.status}: nothing to abandon")
+
+
+def abandon_game(journal: Journal, game_id: int) -> None:
+    """Give up one unfinished game (the web console's setup screen does it this way too)."""
+    check_abandon(journal.game(game_id))
+    journal.abandon(game_id)
 
 
 def row_json(row: GameRow) -> dict:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from sticktable.cliargs import add_hello_timeout, check_run_options
+from sticktable.commands.games import abandon_game
 from sticktable.commands.serve import add_web_option
 from sticktable.daemon import KEY_HELP
 from sticktable.errors import UserError
@@ -55,7 +56,12 @@ def register(subparsers) -> None:
         help="pi: this Raspberry Pi is the table's board (no microcontroller): the firmware "
         "runs here under CPython, its parts on the Pi's GPIO through Blinka",
     )
-    parser.add_argument("--players", metavar="A,B,...", help="player names in seat order")
+    parser.add_argument(
+        "--players",
+        metavar="A,B,...",
+        help="player names in seat order (with --web and no --players: the game, players "
+        "and house rules are chosen on the console's setup page)",
+    )
     parser.add_argument(
         "--game",
         help="the game: stick-stack (default), bloodsticks or sticks (the rummy card game)",
@@ -119,8 +125,17 @@ def run(args) -> int:
     say = (lambda text: None) if args.quiet else screen
     web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
+        header = None
+        if args.web:
+            from sticktable.web.attach import web_console
+
+            web = outer.enter_context(web_console(args.web, path, say))
+            if not args.players and not args.resume:  # the game is chosen in the browser
+                say(f"waiting for a game to be set up at {web.setup_url}")
+                args.resume, header = choose_in_browser(web.setup, path, args.sim, say)
         journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
-        header = None if args.resume else header_from_args(args)
+        if header is None and not args.resume:
+            header = header_from_args(args)
         game_id, game = game_to_play(journal, args.resume, header)
         if args.sim and args.resume and not resumable(game.header):
             raise UserError(
@@ -151,15 +166,16 @@ def run(args) -> int:
             outer.enter_context(publishing(args, journal.path, say))
             # The simulated table plays the same game again for the same seed (docs, tests).
             rng = random.Random(args.seed) if sim is not None else None
-            table = Table(journal, game_id, game, link, sim, rng)
+            # The console's meter and event plots stream the board's raw samples; a simulation
+            # at --speed 0 runs many times faster than real time and would spend itself on them.
+            samples = web is not None and not (args.sim and args.speed == 0)
+            table = Table(journal, game_id, game, link, sim, rng, samples=samples)
             screen_out = TerminalOutput(args.quiet, say=screen, clear=sys.stdout.isatty())
             terminal = table.subscribe(screen_out)
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
-            if args.web:
-                from sticktable.web.attach import live_console
-
-                web = outer.enter_context(live_console(args.web, table, journal.path, say))
+            if web is not None:
+                web.attach_table(table, say)
             players = ", ".join(game.header["players"])
             where = f"journal {journal.path}"
             table.publish(
@@ -183,6 +199,41 @@ def run(args) -> int:
         if web is not None:
             web.linger((lambda text: None) if args.quiet else print)
     return code
+
+
+def choose_in_browser(setup, path: Path, sim: bool, say) -> tuple[str | None, dict | None]:
+    """Wait for the setup screen's choice: (GAME to resume, None) or (None, a new game's
+    header). Each choice is tried as the same arguments typed here would be; a refusal goes
+    back to the page and the table waits on. Abandoning is `sticktable games --abandon`."""
+    while True:
+        choice, answer = setup.take()
+        try:
+            if choice["action"] == "abandon":
+                with Journal(path, create=False) as journal:
+                    abandon_game(journal, choice["game"])
+                say(f"abandoned game {choice['game']}")
+                answer({"ok": f"abandoned game {choice['game']}"})
+                continue
+            if choice["action"] == "resume":
+                resume, header = str(choice["game"]), None
+                if sim:
+                    raise UserError("a simulated table starts afresh: it resumes no game")
+                if not path.exists():
+                    raise UserError(f"no unfinished game to resume (no journal at {path})")
+                with Journal(path, create=False) as journal:
+                    game_to_play(journal, resume, None)
+            else:
+                house = [f"{key}={value}" for key, value in choice["house"].items()]
+                typed = argparse.Namespace(
+                    game=choice["rules"], players=",".join(choice["players"]), house=house
+                )
+                resume, header = None, header_from_args(typed)
+                game_to_play(None, None, header)
+        except UserError as err:
+            answer({"error": str(err)})
+            continue
+        answer({"ok": "the table is starting the game"})
+        return resume, header
 
 
 def _to_scoreboard(scoreboard, update) -> None:

@@ -51,5 +51,5 @@ def history_console(journal, address: str, say):
     if not history.exists():
         say(f"no games yet in {history.path}: serving an empty games list")
     sock = bind(host, port)
-    announce(sock, access, say, qr=False)
+    announce(sock, access, say)
     return Server(build_app(history, access), sock)

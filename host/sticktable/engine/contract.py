@@ -135,6 +135,17 @@ class Display:
 
 
 @dataclass(frozen=True)
+class HouseRule:
+    """A header key a table may set before play (the setup screen lists them): its default
+    (None: none, or set by the game), what a valid value is, and what it changes."""
+
+    key: str
+    default: object
+    values: str
+    about: str
+
+
+@dataclass(frozen=True)
 class Turn:
     """Where the game is: its phase (one of the rule set's `phases`) and who acts now
     (None: nobody in particular, e.g. the table waits on chance or on a sensor)."""
@@ -172,6 +183,7 @@ class RuleSet:
     # Header additions the random-play test plays every game with (presets, variants).
     variants: ClassVar[tuple[dict, ...]] = ({},)
     keys_help: ClassVar[str] = ""  # the game's own keyboard commands, for `help`
+    house_rules: ClassVar[tuple[HouseRule, ...]] = ()  # header keys with defaults, for setup
     # The export (player None) holds the whole game, so `reimport` gives it back (False when
     # the export hides something, such as a shuffle).
     export_is_complete: ClassVar[bool] = True

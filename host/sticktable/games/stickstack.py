@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from sticktable.engine import (
     ArmBoard,
     Display,
+    HouseRule,
     RoundResult,
     RuleError,
     RuleSet,
@@ -43,6 +44,18 @@ HOUSE_RULES = {
     "foul_penalty": (0, lambda v: _is_int(v) and v >= 0, "a whole number of at least 0"),
     "topple_min_sticks": (1, lambda v: _is_int(v) and v >= 0, "a whole number of at least 0"),
     "tie": ("share", lambda v: v in ("share", "play_on"), '"share" or "play_on"'),
+}
+
+
+# What each house rule changes (the setup screen shows it with the default).
+HOUSE_RULE_NOTES = {
+    "sticks": "sticks in the game",
+    "end_score": "the game ends after a round in which someone reaches this total",
+    "unplaceable": "where a stick that cannot be placed goes: in front of the player, or back "
+    "in the bag",
+    "foul_penalty": "points for touching the tower (a foul)",
+    "topple_min_sticks": "an emptied tower is a topple only if it had at least this many sticks",
+    "tie": "a tie at the end: share the win, or play another round",
 }
 
 
@@ -291,6 +304,10 @@ Stick Stack (the sensors and seat buttons enter these by themselves; type them t
   placed | unplaceable              the stick in hand is placed | cannot be placed
   fell count=N | topple | touch     sticks fell | the tower fell over | a foul
   end_round                         close a round that cannot go on"""
+    house_rules = tuple(
+        HouseRule(key, default, what, HOUSE_RULE_NOTES[key])
+        for key, (default, _ok, what) in HOUSE_RULES.items()
+    )
     variants = (
         {},
         {"unplaceable": "to_bag", "foul_penalty": 1, "tie": "play_on"},

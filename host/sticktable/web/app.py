@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from sticktable.cliargs import DEFAULT_GAME
 from sticktable.errors import UserError
 from sticktable.web import pages
 from sticktable.web.history import History
@@ -28,6 +29,7 @@ from sticktable.web.security import (
     request_token,
     same_origin,
 )
+from sticktable.web.setup import check_choice, games_offered
 
 STATIC = Path(__file__).parent / "static"
 # No inline code, nothing from elsewhere, never framed; join links' tokens never leave in a
@@ -40,6 +42,10 @@ SECURITY_HEADERS = {
     "cache-control": "no-store",
 }
 SAFE_METHODS = ("GET", "HEAD")
+NO_TABLE = (
+    "this console has no table attached: start one with `sticktable run --web` (with --sim for "
+    "the simulated table) and set the game up here"
+)
 
 
 class Guard:
@@ -157,7 +163,38 @@ def build_app(history: History, access: Access, live=None) -> Starlette:
 
         return endpoint
 
+    setup_desk = getattr(live, "setup", None)
+
+    async def setup_info(request: Request):
+        rows = await run_in_threadpool(history.games)
+        snapshot = live.table.snapshot if live is not None else None
+        return JSONResponse(
+            {
+                "table": setup_desk is not None,
+                "waiting": bool(setup_desk and setup_desk.waiting),
+                "playing": snapshot.game_id if snapshot is not None else None,
+                "games": games_offered(),
+                "default_game": DEFAULT_GAME,
+                "unfinished": [r for r in rows if r["status"] == "in progress"],
+            }
+        )
+
+    async def setup_choose(request: Request):
+        if not request.state.role.referee:
+            return JSONResponse({"error": "only the referee sets the table up"}, 403)
+        if setup_desk is None:
+            return JSONResponse({"error": NO_TABLE}, 409)
+        try:
+            choice = check_choice(await request.json())
+        except ValueError as err:
+            return JSONResponse({"error": str(err) or "send JSON"}, 400)
+        result = await setup_desk.ask(choice)
+        return JSONResponse(result, status_code=200 if "ok" in result else 409)
+
     routes = [
+        Route("/setup", page("Setup", "setup")),
+        Route("/api/setup", setup_info),
+        Route("/api/setup", setup_choose, methods=["POST"]),
         Route("/games", page("Games", "games")),
         Route("/games/{game_id:int}", page("Game", "game", game_id=0)),
         Route("/stats", page("Statistics", "stats")),
@@ -165,6 +202,7 @@ def build_app(history: History, access: Access, live=None) -> Starlette:
         Route("/api/games", api(history.games)),
         Route("/api/games/{game_id:int}", api(history.detail)),
         Route("/api/games/{game_id:int}/step/{step:int}", api(history.step)),
+        Route("/api/games/{game_id:int}/traces/{trace_id:int}", api(history.trace)),
         Route("/api/stats", api(history.stats)),
         Route(
             "/games/{game_id:int}/transcript.jsonl",

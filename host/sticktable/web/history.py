@@ -51,12 +51,24 @@ class History:
 
     def detail(self, game_id: int) -> dict:
         game = self.load(game_id)
+        with self._open() as journal:
+            traces = journal.traces(game_id)
+        log = model.numbered_log(game)
+        model.link_traces(game, log, traces)
         return {
             "id": game_id,
             "header": game.header,
             "summary": model.game_summary(game),
-            "log": model.numbered_log(game),
+            "log": log,
+            "traces": traces,
         }
+
+    def trace(self, game_id: int, trace_id: int) -> dict:
+        """One sensed event's samples (event-traces.md), to plot."""
+        if not self.exists():
+            raise UserError("no games yet")
+        with self._open() as journal:
+            return journal.trace(game_id, trace_id)
 
     def step(self, game_id: int, step: int) -> dict:
         game = self.load(game_id)

@@ -20,13 +20,14 @@ import time
 from dataclasses import dataclass, field
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sticktable.daemon import KEY_HELP
 from sticktable.engine import RuleError
 from sticktable.rings_view import LEDS_PER_RING
+from sticktable.samples import Sensors
 from sticktable.table import Answer, GameOver, Rings, State
 from sticktable.web import model
 from sticktable.web.security import Role
@@ -70,6 +71,9 @@ class LiveTable:
         self._last_scores: list[int] | None = None
         self._cache: dict = {}
         self._dirty: dict[int, int] = {}  # version -> its snapshot's dirty_from
+        self.sensors: str | None = None  # the latest live load and tilt, as JSON text
+        self.sensors_version = 0
+        self._sensed: asyncio.Event | None = None
 
     # -- the table's side (the console's output thread) --------------------------------------
 
@@ -82,6 +86,11 @@ class LiveTable:
             self._leds = update.frame
             if self._state is not None:
                 self.publish(self._state, self._leds)
+        elif isinstance(update, Sensors):
+            self.sensors = json.dumps({"kind": "sensors", **sensors_json(update)})
+            self.sensors_version += 1
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._wake_sensors)
         elif isinstance(update, GameOver):
             self.close()
 
@@ -122,6 +131,19 @@ class LiveTable:
         if self._loop is None:
             self._loop = loop
             self._changed = asyncio.Event()
+            self._sensed = asyncio.Event()
+
+    def _wake_sensors(self) -> None:
+        sensed, self._sensed = self._sensed, asyncio.Event()
+        sensed.set()
+
+    async def sensors_since(self, version: int) -> tuple[int, str]:
+        """The latest live load and tilt once newer than `version` (only the latest: a slow
+        browser skips readings, it never queues them)."""
+        self.attach(asyncio.get_running_loop())
+        while self.sensors is None or self.sensors_version <= version:
+            await self._sensed.wait()
+        return self.sensors_version, self.sensors
 
     def _wake(self) -> None:
         changed, self._changed = self._changed, asyncio.Event()
@@ -138,6 +160,8 @@ class LiveTable:
         """Queue a keyboard line for the table's loop; its answer: {"ok": ...} or {"error": ...}."""
         if self.closed:
             return {"error": "the game is over: the table takes no input"}
+        if self._submit is None:
+            return {"error": "no game is being played yet: start one on the setup screen"}
         reply: concurrent.futures.Future = concurrent.futures.Future()
         self._submit(line, lambda answer: reply.set_result(answer_json(line, answer)))
         try:
@@ -221,6 +245,17 @@ def player_part(game, player: str) -> dict:
     return {"player": player, "view": view, "actions": concrete}
 
 
+def sensors_json(sensors: Sensors) -> dict:
+    return {
+        "t": sensors.t,
+        "load_g": sensors.load_g,
+        "cells_g": list(sensors.cells_g),
+        "cop_mm": list(sensors.cop_mm) if sensors.cop_mm else None,
+        "tilt_deg": list(sensors.tilt_deg),
+        "uncalibrated": sensors.uncalibrated,
+    }
+
+
 def rings_json(leds: bytes | None, rings: int) -> list[list[str]] | None:
     """The firmware's LED frame (GRB) as CSS colours, one list of 12 per ring."""
     if not leds:
@@ -240,17 +275,27 @@ def rings_json(leds: bytes | None, rings: int) -> list[list[str]] | None:
 class LiveRoutes:
     """The live views' routes: room (/), referee, player, the feed and the two inputs."""
 
-    def __init__(self, table: LiveTable, qr_links: dict[str, str]):
+    def __init__(self, table: LiveTable, qr_links: dict[str, str], setup=None):
         self.table = table
         self.qr_links = qr_links  # player -> SVG data URI of their join link (the room shows)
+        self.setup = setup  # a setup.SetupDesk: the table waits for the setup screen's choice
 
     def routes(self, page) -> list:
+        room = page("Table", "room")
+
+        async def home(request: Request):
+            """The room, or the setup screen while the table waits for a game to be chosen."""
+            if self.table.snapshot is None and self.setup is not None and self.setup.waiting:
+                return RedirectResponse("/setup", status_code=303)
+            return await room(request)
+
         return [
-            Route("/", page("Table", "room")),
+            Route("/", home),
             Route("/referee", page("Referee", "referee")),
             Route("/player", page("Player", "player")),
             Route("/api/join-codes", self.join_codes),
             Route("/api/referee", self.referee, methods=["POST"]),
+            Route("/api/referee/check", self.check_laydown, methods=["POST"]),
             Route("/api/act", self.act, methods=["POST"]),
             WebSocketRoute("/ws", self.feed),
         ]
@@ -270,6 +315,23 @@ class LiveRoutes:
         if not isinstance(line, str) or not line.strip() or "\n" in line:
             return JSONResponse({"error": "send one command line"}, 400)
         return _answer(await self.table.submit(line.strip()))
+
+    async def check_laydown(self, request: Request):
+        """Sticks in referee mode: the checker's verdict on a lay-down, nothing applied."""
+        role: Role = request.state.role
+        if not role.referee:
+            return JSONResponse({"error": "only the referee checks lay-downs"}, 403)
+        body = await _json_body(request)
+        snapshot = self.table.snapshot
+        check = getattr(snapshot.game.rules, "check_laydown", None) if snapshot else None
+        if check is None:
+            return JSONResponse({"error": "this game has no lay-down checker"}, 409)
+        if not isinstance(body, dict):
+            return JSONResponse({"error": "send the player and the cards"}, 400)
+        try:
+            return JSONResponse(check(snapshot.game.state, body.get("player"), body.get("cards")))
+        except ValueError as err:
+            return JSONResponse({"error": str(err)}, 400)
 
     async def act(self, request: Request):
         """A player's own move: only theirs, only an action of a kind open to them now."""
@@ -295,21 +357,37 @@ class LiveRoutes:
 
     async def feed(self, websocket: WebSocket):
         """Snapshots as they come, each with the log from where the page's copy first differs
-        (the whole log on a new connection)."""
+        (the whole log on a new connection); and to the room and referee the live load and
+        tilt, at the rate the table publishes them."""
         role: Role = websocket.scope["state"]["role"]
         await websocket.accept()
         version = events = 0
         sender = asyncio.current_task()
+        sending = asyncio.Lock()  # one frame at a time on this socket
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
             watcher = asyncio.create_task(_until_closed(websocket, sender))
+            meter = None
+            if role.kind != "player":
+                meter = asyncio.create_task(self._sensors_to(websocket, sending))
             try:
                 while True:
                     snapshot = await self.table.changed_since(version)
                     start = self.table.log_from(version, events, snapshot.version)
-                    await websocket.send_text(self.table.message(snapshot, role, start))
+                    async with sending:
+                        await websocket.send_text(self.table.message(snapshot, role, start))
                     version, events = snapshot.version, len(snapshot.game.events)
             finally:
                 watcher.cancel()
+                if meter is not None:
+                    meter.cancel()
+
+    async def _sensors_to(self, websocket: WebSocket, sending: asyncio.Lock) -> None:
+        version = 0
+        with contextlib.suppress(Exception):
+            while True:
+                version, text = await self.table.sensors_since(version)
+                async with sending:
+                    await websocket.send_text(text)
 
 
 async def _until_closed(websocket: WebSocket, sender: asyncio.Task) -> None:

@@ -54,6 +54,19 @@ def numbered_log(game: Game) -> list[dict]:
     return out
 
 
+def link_traces(game: Game, log: list[dict], traces: list[dict]) -> None:
+    """Pair each journaled trace with the log entries its board fact became (same board
+    sequence number and time): the entry gets `trace`, the trace the first entry's `n`."""
+    by_fact = {(t["seq"], t["t"]): t for t in traces}
+    for entry, event in zip(log, game.events, strict=True):
+        trace = (
+            by_fact.get((event.get("seq"), event.get("t"))) if event.get("src") == "board" else None
+        )
+        if trace is not None:
+            entry["trace"] = trace["id"]
+            trace.setdefault("n", entry["n"])
+
+
 def as_json(value) -> dict:
     """A rule set's answer (a dict, or a typed value with `to_json`/a dataclass) as a dict."""
     if hasattr(value, "to_json"):

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import html
 
-NAV = (("/", "Table"), ("/games", "Games"), ("/stats", "Statistics"), ("/referee", "Referee"))
+NAV = (
+    ("/", "Table"),
+    ("/games", "Games"),
+    ("/stats", "Statistics"),
+    ("/referee", "Referee"),
+    ("/setup", "Setup"),
+)
 
 
 def shell(title: str, view: str, live: bool, **data: object) -> str:

@@ -79,8 +79,8 @@ def svg_qr(url: str) -> str:
     return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
 
 
-def announce(sock: socket.socket, access: Access, say: Callable[[str], None], qr: bool) -> None:
-    """Print the console's address, and each join link (with its QR code when asked)."""
+def announce(sock: socket.socket, access: Access, say: Callable[[str], None]) -> None:
+    """Print the console's address (and on the LAN the room's and referee's join links)."""
     url = base_url(sock)
     if access.lan:
         say(f"console: {url}  (on the LAN: every device needs a link below)")
@@ -88,6 +88,13 @@ def announce(sock: socket.socket, access: Access, say: Callable[[str], None], qr
         say(f"  referee:      {url}{access.join_path(access.referee_token)}")
     else:
         say(f"console: {url}/  (this machine only; --web 0.0.0.0:PORT serves the LAN)")
+
+
+def announce_players(
+    sock: socket.socket, access: Access, say: Callable[[str], None], qr: bool
+) -> None:
+    """Print each player's join link (with its QR code when asked)."""
+    url = base_url(sock)
     for player, token in access.player_tokens.items():
         link = f"{url}{access.join_path(token)}"
         say(f"  {player}: {link}")

@@ -27,6 +27,7 @@ from .drop import BLOOD, EXTRAS, POSTURE_POINTS
 from .entry import ENTRY_HELP, parse_entry
 from .ledger import POT, SIDE, balance, check_ledger, paid_in
 from .settings import NAME, settings_from_header
+from .settings import house_rules as listed_house_rules
 
 # Per-seat ring marks (bit flags): the counter, a player who fell out, a player still to answer.
 MARK_COUNTER, MARK_FELL_OUT, MARK_TO_ANSWER = 1, 2, 4
@@ -76,6 +77,7 @@ class Bloodsticks(RuleSet):
         {"variant": "challenge", "players": ["Ann", "Bo"], "counter": "Ref"},
         {"variant": "house", "side_pots": True, "house_cut_pct": 10},
     )
+    house_rules = listed_house_rules()
     keys_help = ENTRY_HELP  # typed entry at the table (`sticktable run --game bloodsticks`)
 
     def parse_key(self, line: str, state: dict | None = None) -> Event:

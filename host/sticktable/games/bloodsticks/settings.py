@@ -87,6 +87,36 @@ HOUSE_RULES = {
 }
 
 
+# What each house rule changes (the setup screen shows it with its default).
+NOTES = {
+    "variant": "standard (3-6 players), challenge (2, with a neutral counter) or house "
+    "(2-10, the house drops)",
+    "cap": "the largest bet (null: no cap)",
+    "min_bet": "the smallest bet",
+    "henki_scope": "x3/x4 multiply the stick (stick) or the player's whole drop (round)",
+    "dead_sticks_cancel": "a stick scoring 0 still cancels the one below it",
+    "max_tiebreaks": "tie-break drops before the pot is split",
+    "house_cut_pct": "the house's share of the pot, in percent",
+    "entry": "how drops are entered: the layout (the table scores it), the counted totals, "
+    "or either",
+    "first_dropper": "who drops first: decided by a drop, or the host",
+    "counter": "the challenge's neutral counter",
+    "stake": "the fixed stake of a house game",
+    "side_pots": "house games: side pots on high/low drop and score",
+    "house_score": "a drop's house score: the sum of its points, or the highest",
+}
+
+
+def house_rules():
+    from sticktable.engine import HouseRule
+
+    rules = [HouseRule("variant", VARIANTS[0], " or ".join(VARIANTS), NOTES["variant"])]
+    for key, (default, _parse, what, variants) in HOUSE_RULES.items():
+        where = "" if variants == VARIANTS else f" ({', '.join(variants)} only)"
+        rules.append(HouseRule(key, default, what, NOTES[key] + where))
+    return tuple(rules)
+
+
 def settings_from_header(header: dict) -> tuple[list[str], dict]:
     """The players and settings of a header, or RuleError saying what is wrong."""
     if not isinstance(header, dict):

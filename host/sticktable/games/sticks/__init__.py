@@ -28,7 +28,7 @@ import json
 
 from sticktable.engine import RuleSet, Turn, register
 
-from . import game, keys, screen, views
+from . import check, game, keys, screen, settings, views
 
 
 class SticksRules(RuleSet):
@@ -54,6 +54,7 @@ Sticks (the player is whose turn it is; cards as 10H AS 2C JK, lists as 3C,4C,5C
   seats A,B,C [DEALER]           referee mode: the seats as they sit, clockwise
   stick N | deal                 referee mode: the stick drawn | the cards are dealt
   any command also takes KEY=VALUE words, e.g. player=NAME (default: whose turn it is)"""
+    house_rules = settings.house_rules()
     export_is_complete = False  # exports hide the shuffles and the other players' hands
     variants = (
         {"preset": "classic"},
@@ -63,6 +64,7 @@ Sticks (the player is whose turn it is; cards as 10H AS 2C JK, lists as 3C,4C,5C
     )
 
     initial = staticmethod(game.initial)
+    check_laydown = staticmethod(check.check_players_stick)  # the referee screen's checker
     admit = staticmethod(game.admit)
     check = staticmethod(views.check)
     legal_actions = staticmethod(views.legal_actions)

@@ -30,3 +30,17 @@ def check_request(preset, number, cards) -> dict:
     except CardError as err:
         raise RequestError(str(err)) from None
     return check_stick(stick, parsed, PRESETS[preset]["natural_per_meld"])
+
+
+def check_players_stick(state: dict, player, cards) -> dict:
+    """The checker's verdict on `cards` as `player`'s lay-down of the stick they hold, without
+    changing the game: the referee's screen asks before entering it. Only in referee mode, where
+    the referee entered the sticks (in a digital game a stick is face down: nobody else asks)."""
+    if state["settings"]["mode"] != "referee":
+        raise RequestError("the lay-down checker screen is for referee mode")
+    if player not in state["players"]:
+        raise RequestError(f"no player {player!r}")
+    number = state["stick"][player]
+    if number is None:
+        raise RequestError(f"{player} holds no stick now")
+    return check_request(state["settings"]["preset"], number, cards)

@@ -66,6 +66,41 @@ HOUSE = {
 }
 
 
+# What each setting changes (the setup screen shows it; the default is the preset's).
+NOTES = {
+    "preset": 'the rules: "classic" or "tries" (a preset sets every key below)',
+    "mode": "digital: the engine deals and players play from their phones; referee: real cards, "
+    "the table checks what is laid down",
+    "hand_size": "cards dealt to each player",
+    "decks": "54-card decks shuffled together",
+    "min_players": "fewest players",
+    "max_players": "most players",
+    "natural_per_meld": "every meld needs a natural (not wild) card",
+    "discard_limit": "when a card that could extend a meld on the table may not be discarded",
+    "tries": "tries at a stick before it is given up (0: keep it)",
+    "win": "the game ends at the end of the deal, or as soon as someone completes their sticks",
+    "steal_wilds": "a wild on the table may be taken for its natural card",
+    "flipped_wild": "a 2 or joker turned up at the start stays on the pile or goes to the starter",
+    "max_turns": "a deal ends with nobody out after this many turns",
+}
+
+
+def house_rules():
+    """The setup screen's list: preset and mode, then every key a header may override, with
+    the classic preset's defaults."""
+    from sticktable.engine import HouseRule
+
+    rules = [
+        HouseRule("preset", "classic", '"classic" or "tries"', NOTES["preset"]),
+        HouseRule("mode", MODES[0], '"digital" or "referee"', NOTES["mode"]),
+    ]
+    rules += [
+        HouseRule(key, PRESETS["classic"][key], what, NOTES[key])
+        for key, (_parse, what) in HOUSE.items()
+    ]
+    return tuple(rules)
+
+
 class SettingsError(ValueError):
     pass
 

@@ -130,9 +130,17 @@ async function viewGame() {
       el("a", { href: `/games/${id}/transcript.jsonl`, download: true }, "transcript"), " · ",
       el("a", { href: `/games/${id}/game.json`, download: true }, "JSON"), " · ",
       el("a", { href: `/games/${id}/rounds.csv`, download: true }, "CSV"))),
+    tracesSection(id, game),
     el("section", {}, el("h2", {}, "Event log"), eventLog(game.log, { id: "log" })),
   );
   totalsPlot(s, plot);
+  for (const li of document.querySelectorAll("#log li")) {
+    const entry = game.log[Number(li.dataset.n)];
+    if (entry && entry.trace !== undefined) {
+      li.append(" ", el("button", { class: "secondary small", "data-plot": entry.trace,
+        on: { click: () => showTrace(id, entry.trace) } }, "plot"));
+    }
+  }
   let pending = 0;
   async function step() {
     const ticket = ++pending;
@@ -145,6 +153,57 @@ async function viewGame() {
   }
   slider.addEventListener("input", () => step().catch((e) => stepOut.replaceChildren(failure(e))));
   await step();
+}
+
+// The samples around a sensed event (journaled by the table): load, centre of pressure, tilt,
+// with the moment the board detected the event marked.
+function tracesSection(id, game) {
+  if (!game.traces.length) return null;
+  const pick = el("select", { id: "trace-pick", "aria-label": "sensed event" }, game.traces.map((t) =>
+    el("option", { value: t.id }, `${t.kind} at ${(t.t / 1000).toFixed(1)} s` + (t.n !== undefined ? ` (event ${t.n})` : " (no rule event)"))));
+  pick.addEventListener("change", () => showTrace(id, Number(pick.value)));
+  setTimeout(() => showTrace(id, game.traces[0].id), 0);
+  return el("section", {}, el("h2", {}, "Sensed events"), el("p", {}, pick),
+    el("div", { id: "trace", class: "plots" }));
+}
+
+async function showTrace(gameId, traceId) {
+  const holder = document.getElementById("trace");
+  const pick = document.getElementById("trace-pick");
+  if (!holder) return;
+  pick.value = traceId;
+  const trace = await getJSON(`/api/games/${gameId}/traces/${traceId}`);
+  const col = (name) => trace.samples.map((row) => row[trace.columns.indexOf(name)]);
+  const xs = col("dt_ms");
+  const cells = trace.columns.filter((c) => c.startsWith("cell"));
+  const width = Math.min(holder.clientWidth || 600, 900);
+  const marked = (plotBox) => ({
+    draw: [(u) => {
+      const x = u.valToPos(0, "x", true);
+      const ctx = u.ctx;
+      ctx.save(); ctx.strokeStyle = "#e00000"; ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke(); ctx.restore();
+      plotBox.dataset.marker = String(Math.round(x));
+    }],
+  });
+  function plot(title, unit, series) {
+    const box = el("div", { class: "plot", "data-plot-of": title });
+    holder.append(box);
+    if (!window.uPlot) return;
+    new uPlot({
+      width, height: 180, title: `${title} (${unit})`, scales: { x: { time: false } },
+      axes: [{ label: `ms from the ${trace.kind} (red: detected)` }, {}],
+      series: [{ label: "ms" }, ...series.map(([label], i) => ({ label, stroke: PLOT_COLOURS[i % PLOT_COLOURS.length], width: 1.5 }))],
+      hooks: marked(box),
+    }, [xs, ...series.map(([, data]) => data)], box);
+  }
+  holder.replaceChildren(el("p", { class: "notes", id: "trace-about" },
+    `${trace.kind}: ${trace.samples.length} samples, ${xs[0]} to ${xs[xs.length - 1]} ms around the board's detection`));
+  plot("load", "g", [["total", col("load_g")], ...cells.map((c) => [c.replace("_g", ""), col(c)])]);
+  plot("centre of pressure", "mm", [["x", col("cop_x_mm")], ["y", col("cop_y_mm")]]);
+  plot("tilt", "degrees", [["x", col("tilt_x_deg")], ["y", col("tilt_y_deg")]]);
+  holder.dataset.trace = traceId;
+  window.sticktableTrace = trace; // for the browser tests: what was plotted
 }
 
 async function viewStats() {
@@ -167,7 +226,7 @@ async function viewStats() {
 
 // -- live views: one WebSocket feed, re-rendered on each snapshot ------------------------------
 
-function feed(onMessage) {
+function feed(onMessage, onSensors) {
   let delay = 500;
   const status = el("p", { class: "notes", id: "feed" }, "connecting…");
   function connect() {
@@ -176,6 +235,11 @@ function feed(onMessage) {
     let log = [];
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      if (msg.kind === "sensors") {
+        window.sticktableSensors = msg;
+        if (onSensors) onSensors(msg);
+        return;
+      }
       log = log.slice(0, msg.log_from).concat(msg.log); // the server sends what changed
       msg.log = log;
       window.sticktableLast = msg; // for the browser tests: the latest snapshot this page has
@@ -245,11 +309,45 @@ function announce(text) {
   if (speech && window.speechSynthesis) window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
 }
 
+// The tower's live load and the base's tilt, from the board's streamed samples.
+function towerMeter() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = (tag, attrs) => { const n = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
+  const load = el("div", { class: "big", id: "load" }, "–");
+  const cells = el("div", { class: "notes", id: "cells" });
+  const level = svg("svg", { viewBox: "-50 -50 100 100", width: 128, height: 128, class: "level", id: "level" });
+  level.append(svg("circle", { r: 45, fill: "none", stroke: "#999" }), svg("circle", { r: 15, fill: "none", stroke: "#ccc" }),
+    svg("line", { x1: -45, y1: 0, x2: 45, y2: 0, stroke: "#ddd" }), svg("line", { x1: 0, y1: -45, x2: 0, y2: 45, stroke: "#ddd" }));
+  const bubble = svg("circle", { r: 6, fill: "#2b7bd6", id: "bubble" });
+  const cop = svg("circle", { r: 4, fill: "#d6452b", id: "cop" });
+  level.append(bubble, cop);
+  const tilt = el("div", { id: "tilt" }, "tilt –");
+  const box = el("section", { class: "panel", id: "meter" }, el("h2", {}, "Tower"), load, cells,
+    el("div", { class: "meter" }, level, el("div", {}, tilt, el("p", { class: "notes" }, "blue: tilt of the base (inner ring 5°), red: centre of pressure"))));
+  box.hidden = true;
+  function update(s) {
+    box.hidden = false;
+    load.textContent = s.load_g === null ? "–" : `${s.load_g.toFixed(1)} ${s.uncalibrated ? "counts" : "g"}`;
+    load.dataset.load = s.load_g;
+    cells.textContent = s.cells_g.map((c, i) => `cell ${i}: ${c === null ? "–" : c.toFixed(1)}`).join(" · ");
+    const [tx, ty] = s.tilt_deg;
+    tilt.textContent = `tilt ${Math.hypot(tx, ty).toFixed(1)}° (x ${tx.toFixed(1)}°, y ${ty.toFixed(1)}°)`;
+    tilt.dataset.tilt = JSON.stringify(s.tilt_deg);
+    const clamp = (v) => Math.max(-40, Math.min(40, v));
+    bubble.setAttribute("cx", clamp(tx * 3).toFixed(1)); bubble.setAttribute("cy", clamp(-ty * 3).toFixed(1));
+    if (s.cop_mm) { cop.setAttribute("cx", clamp(s.cop_mm[0] / 2).toFixed(1)); cop.setAttribute("cy", clamp(-s.cop_mm[1] / 2).toFixed(1)); }
+    cop.style.display = s.cop_mm ? "" : "none";
+  }
+  return { box, update };
+}
+
 async function viewRoom() {
-  const status = feed(render);
-  const codes = await getJSON("/api/join-codes").catch(() => null);
+  const meter = towerMeter();
+  let codes = null; // asked for once the feed is open: a snapshot may come first
   let lastRounds = null;
   let lastVersion = 0;
+  const status = feed(render, meter.update);
+  codes = await getJSON("/api/join-codes").catch(() => null);
   function render(msg) {
     const seats = msg.seats;
     const rings = el("div", { class: "rings", id: "rings" }, seats.map((p, i) =>
@@ -263,6 +361,7 @@ async function viewRoom() {
           turnLine(msg), costsLine(msg.costs))),
       el("div", { class: "grid" },
         el("section", { class: "panel" }, el("h2", {}, "Table state"), factsList(msg.facts)),
+        meter.box,
         el("section", { class: "panel" }, el("h2", {}, "Last events"), lastEvents(msg, 8), speak)),
       codes ? el("section", { class: "panel qr" }, el("h2", {}, "Join"), el("div", { class: "rings" },
         Object.entries(codes).map(([p, uri]) => el("figure", {}, el("img", { src: uri, alt: `join link for ${p}` }), el("figcaption", {}, p))))) : null,
@@ -329,6 +428,7 @@ async function viewReferee() {
           el("button", { id: "fix", disabled: selected === null, on: { click: () => confirmThen(`Replace event ${selected} by ${fixInput.value || "[]"}?`, `fix ${selected} ${fixInput.value || "[]"}`) } }, "fix")),
         pending, answer),
       counterScreen(msg, send),
+      sticksRefereeScreen(msg, send),
       el("section", { class: "panel" }, el("h2", {}, "Command"),
         el("form", { on: { submit: (e) => { e.preventDefault(); send(command.value); } } }, command, el("button", { type: "submit" }, "send")),
         el("details", {}, el("summary", {}, "commands"), el("pre", {}, msg.keys_help))),
@@ -338,30 +438,54 @@ async function viewReferee() {
   }
 }
 
-// Bloodsticks: the counter enters a drop's layout (postures, what lies on what, what touches).
+// Bloodsticks: the counter enters a drop's layout by picking: each stick's posture (or off the
+// surface), which sticks it lies on and which it touches. The picks outlive re-renders (a new
+// snapshot comes with every LED frame) until the drop's sticks change.
+let counterPicks = { key: null };
+
 function counterScreen(msg, send) {
   const v = msg.view;
   if (!v || v.game !== "bloodsticks" || !v.sticks || !Object.keys(v.sticks).length) return null;
   if (v.phase !== "count" && v.phase !== "confirm") return null;
   const ids = [...Object.values(v.sticks).flat(), ...v.extras];
+  const key = `${v.round}:${ids.join(",")}`;
+  if (counterPicks.key !== key) counterPicks = { key, posture: {}, on: {}, touch: {} };
+  const picks = counterPicks;
+  function toggles(kind, id) {
+    picks[kind][id] = picks[kind][id] || [];
+    const chosen = picks[kind][id];
+    return el("div", { class: "chips", [`data-${kind}`]: id }, ids.filter((other) => other !== id).map((other) => {
+      const on = chosen.includes(other);
+      return el("button", { type: "button", class: on ? "chip picked" : "chip", "data-target": other, "aria-pressed": on ? "true" : "false",
+        on: { click: (e) => {
+          const at = chosen.indexOf(other);
+          if (at >= 0) chosen.splice(at, 1); else chosen.push(other);
+          e.target.classList.toggle("picked", at < 0);
+          e.target.setAttribute("aria-pressed", at < 0 ? "true" : "false");
+        } } }, other);
+    }));
+  }
   const rows = ids.map((id) => {
     const extra = v.extras.includes(id);
-    const posture = extra ? null : el("select", { "data-posture": id },
-      ["flat", "thin", "thick", "center", "off"].map((p) => el("option", { value: p }, p)));
+    let posture = null;
+    if (!extra) {
+      posture = el("select", { "data-posture": id, on: { change: (e) => { picks.posture[id] = e.target.value; } } },
+        ["flat", "thin", "thick", "center", "off"].map((p) => el("option", { value: p, selected: (picks.posture[id] || "flat") === p }, p)));
+    }
     return el("tr", { "data-stick": id }, el("td", {}, id), el("td", {}, posture),
-      el("td", {}, el("input", { type: "text", "data-on": id, placeholder: "on: ids" })),
-      el("td", {}, el("input", { type: "text", "data-touch": id, placeholder: "touches: ids" })));
+      el("td", {}, toggles("on", id)), el("td", {}, toggles("touch", id)));
   });
   const table = el("table", { class: "counter" }, el("thead", {}, el("tr", {}, ["stick", "posture", "lies on", "touches"].map((h) => el("th", {}, h)))), el("tbody", {}, rows));
   function layout() {
     const sticks = {};
     for (const id of ids) {
       const entry = {};
-      const posture = table.querySelector(`[data-posture="${id}"]`);
-      if (posture) { if (posture.value === "off") entry.off = true; else entry.posture = posture.value; }
-      const list = (sel) => table.querySelector(sel).value.split(/[\s,]+/).filter(Boolean);
-      const on = list(`[data-on="${id}"]`); if (on.length) entry.on = on;
-      const touch = list(`[data-touch="${id}"]`); if (touch.length) entry.touch = touch;
+      if (!v.extras.includes(id)) {
+        const posture = picks.posture[id] || "flat";
+        if (posture === "off") entry.off = true; else entry.posture = posture;
+      }
+      if (picks.on[id] && picks.on[id].length) entry.on = [...picks.on[id]];
+      if (picks.touch[id] && picks.touch[id].length) entry.touch = [...picks.touch[id]];
       sticks[id] = entry;
     }
     return sticks;
@@ -370,11 +494,66 @@ function counterScreen(msg, send) {
     Object.entries(v.proposal).map(([p, n]) => `${p} ${n}`).join(", ")) : null;
   const override = el("input", { type: "text", id: "override", placeholder: "NAME=N ... [why]" });
   return el("section", { class: "panel", id: "counter" }, el("h2", {}, `Counter's screen (${v.counter})`),
-    v.phase === "count" ? [el("div", { class: "scroll" }, table),
+    v.phase === "count" ? [el("p", { class: "notes" }, "pick each stick's posture, the sticks it lies on and the sticks it touches"),
+      el("div", { class: "scroll" }, table),
       el("button", { id: "propose", on: { click: () => send(`layout ${JSON.stringify(layout())}`) } }, "score this layout")] : null,
     proposal,
     v.phase === "confirm" ? [el("button", { id: "confirm-points", on: { click: () => send("confirm") } }, "confirm"),
       override, el("button", { class: "secondary", on: { click: () => send(`override ${override.value}`) } }, "override")] : null);
+}
+
+// Sticks in referee mode (real cards): the referee enters a player's lay-down, asks the
+// checker, then enters it; the rules check it again when it is entered.
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const refereeLaydown = { cards: null, player: null, verdict: null, picking: false };
+
+function sticksRefereeScreen(msg, send) {
+  const v = msg.view;
+  if (!v || v.game !== "sticks" || v.mode !== "referee" || v.phase !== "play") return null;
+  const state = refereeLaydown;
+  if (state.cards === null) state.cards = el("input", { type: "text", id: "ref-cards", placeholder: "cards: 3C,4C,5C,8S,8H,8D (melds for No Discard: 3D,4D,5D/8S,8C,8D)" });
+  if (!state.player || !v.seats.includes(state.player)) state.player = v.turn;
+  const who = el("select", { id: "ref-player", on: { change: (e) => { state.player = e.target.value; } } },
+    v.seats.map((p) => el("option", { value: p, selected: p === state.player }, p)));
+  const verdict = el("div", { id: "verdict", role: "status" });
+  function showVerdict(result) {
+    state.verdict = result;
+    if (result.error) return verdict.replaceChildren(failure(result.error));
+    const head = `stick ${result.stick} (${result.text}): `;
+    verdict.replaceChildren(result.ok
+      ? el("p", { class: "ok", "data-ok": "true" }, head, "a lay-down — ", result.melds.map((m) => `${m.part}: ${m.cards.join(" ")}`).join("; "),
+        result.wilds.length ? ` (wild ${result.wilds.map((w) => `${w.card} as ${w.as}`).join(", ")})` : "")
+      : el("p", { class: "error", "data-ok": "false" }, head, "not a lay-down: ", result.why));
+  }
+  if (state.verdict) showVerdict(state.verdict);
+  const cards = () => state.cards.value.split(/[\s,/]+/).filter(Boolean);
+  async function check() {
+    try {
+      showVerdict(await postJSON("/api/referee/check", { player: state.player, cards: cards() }));
+    } catch (err) {
+      showVerdict({ error: err });
+    }
+  }
+  const picker = el("div", { class: "chips", id: "card-picker" },
+    [...RANKS.flatMap((r) => ["C", "D", "H", "S"].map((suit) => r + suit)), "JK"].map((c) =>
+      el("button", { type: "button", class: "chip", "data-card": c, on: { click: () => {
+        state.cards.value = [...cards(), c].join(","); state.verdict = null; verdict.replaceChildren();
+      } } }, c)));
+  function enter() {
+    const text = state.cards.value.trim();
+    const event = text.includes("/") ? { type: "laydown", player: state.player, melds: text.replace(/\s+/g, "") }
+      : { type: "laydown", player: state.player, cards: cards() };
+    state.verdict = null;
+    send(JSON.stringify(event));
+  }
+  return el("section", { class: "panel", id: "laydown-check" }, el("h2", {}, "Lay-down (referee mode)"),
+    el("p", {}, el("label", { for: "ref-player" }, "player "), who),
+    el("p", {}, state.cards, " ", el("button", { type: "button", class: "secondary", on: { click: () => { state.cards.value = ""; state.verdict = null; verdict.replaceChildren(); } } }, "clear")),
+    el("details", { open: state.picking, on: { toggle: (e) => { state.picking = e.target.open; } } },
+      el("summary", {}, "pick cards"), picker),
+    el("p", {}, el("button", { id: "ref-check", on: { click: check } }, "check"), " ",
+      el("button", { id: "ref-laydown", on: { click: enter } }, "enter the lay-down")),
+    verdict);
 }
 
 // -- player -----------------------------------------------------------------------------------
@@ -424,7 +603,100 @@ async function viewPlayer() {
   }
 }
 
-const VIEWS = { games: viewGames, game: viewGame, stats: viewStats, room: viewRoom, referee: viewReferee, player: viewPlayer };
+// -- setup: start a game, resume or abandon an unfinished one ---------------------------------
+
+async function viewSetup() {
+  const info = await getJSON("/api/setup");
+  const answer = el("p", { id: "answer", role: "status" });
+  if (info.playing !== null && info.playing !== undefined) {
+    return show(el("h1", {}, "Setup"), el("p", { id: "playing" }, `game ${info.playing} is being played: `,
+      el("a", { href: "/" }, "watch it")));
+  }
+  async function choose(choice) {
+    answer.replaceChildren("…");
+    try {
+      const result = await postJSON("/api/setup", choice);
+      answer.replaceChildren(el("span", { class: "ok" }, result.ok));
+      if (choice.action !== "abandon") await untilPlaying();
+      else await viewSetup();
+    } catch (err) {
+      answer.replaceChildren(failure(err));
+    }
+  }
+  async function untilPlaying() {
+    for (;;) {
+      const now = await getJSON("/api/setup");
+      if (now.playing !== null && now.playing !== undefined) { location.assign("/"); return; }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const unfinished = info.unfinished.length ? el("table", { class: "games", id: "unfinished" },
+    el("thead", {}, el("tr", {}, ["game", "rules", "players", "events", ""].map((h) => el("th", {}, h)))),
+    el("tbody", {}, info.unfinished.map((g) => el("tr", { "data-game": g.id },
+      el("td", {}, `#${g.id}`), el("td", {}, g.game), el("td", {}, g.players.join(", ")), el("td", { class: "num" }, g.events),
+      el("td", {}, info.table ? [
+        el("button", { "data-resume": g.id, on: { click: () => choose({ action: "resume", game: g.id }) } }, "resume"), " ",
+        el("button", { class: "secondary", "data-abandon": g.id, on: { click: (e) => confirmAbandon(e.target, g) } }, "abandon")]
+        : `sticktable run --resume ${g.id}`)))))
+    : el("p", { class: "notes" }, "no unfinished games");
+  function confirmAbandon(button, g) {
+    button.replaceWith(el("span", {}, `give game ${g.id} up for good? `,
+      el("button", { id: "confirm-abandon", on: { click: () => choose({ action: "abandon", game: g.id }) } }, "confirm")));
+  }
+  if (info.table && !info.waiting) {
+    return show(el("h1", {}, "Setup"), el("p", { id: "starting" }, "the table is starting its game: ",
+      el("a", { href: "/" }, "watch it")));
+  }
+  if (!info.table) {
+    return show(el("h1", {}, "Setup"), el("p", { class: "notes", id: "no-table" },
+      "this console has no table attached: start one with `sticktable run --web` (add --sim for the simulated table) and set the game up here."),
+    el("section", {}, el("h2", {}, "Unfinished games"), unfinished));
+  }
+  const rulesPick = el("select", { id: "rules" }, info.games.map((g) => el("option", { value: g.name }, g.title)));
+  const players = el("ol", { id: "players", class: "players" });
+  function addPlayer(name) {
+    const input = el("input", { type: "text", "data-player": "", value: name || "", placeholder: "name", "aria-label": "player" });
+    const li = el("li", {}, input,
+      el("button", { class: "secondary", title: "move up", on: { click: () => li.previousElementSibling && li.previousElementSibling.before(li) } }, "↑"),
+      el("button", { class: "secondary", title: "remove", on: { click: () => li.remove() } }, "✕"));
+    players.append(li);
+    return input;
+  }
+  ["", ""].forEach(addPlayer);
+  const house = el("div", { id: "house" });
+  function houseRules() {
+    const game = info.games.find((g) => g.name === rulesPick.value);
+    house.replaceChildren(el("table", { class: "house" },
+      el("thead", {}, el("tr", {}, ["house rule", "value", "default", "what it does"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, game.house_rules.map((r) => el("tr", {},
+        el("td", {}, el("label", { for: `house-${r.key}` }, r.key)),
+        el("td", {}, el("input", { type: "text", id: `house-${r.key}`, "data-house": r.key, placeholder: String(r.default ?? "") })),
+        el("td", { "data-default": r.key }, r.default === null ? "none" : String(r.default)),
+        el("td", {}, r.about, el("span", { class: "notes" }, ` (${r.values})`)))))));
+  }
+  rulesPick.value = info.default_game;
+  rulesPick.addEventListener("change", houseRules);
+  houseRules();
+  function start(e) {
+    e.preventDefault();
+    const names = [...players.querySelectorAll("[data-player]")].map((i) => i.value.trim()).filter(Boolean);
+    const chosen = {};
+    for (const input of house.querySelectorAll("[data-house]")) if (input.value.trim()) chosen[input.dataset.house] = input.value.trim();
+    choose({ action: "start", rules: rulesPick.value, players: names, house: chosen });
+  }
+  show(el("h1", {}, "Setup"),
+    el("section", { class: "panel" }, el("h2", {}, "New game"),
+      el("form", { id: "new-game", on: { submit: start } },
+        el("p", {}, el("label", { for: "rules" }, "game "), rulesPick),
+        el("p", {}, "players, in seat order:"), players,
+        el("p", {}, el("button", { type: "button", class: "secondary", id: "add-player", on: { click: () => addPlayer("").focus() } }, "add a player")),
+        house,
+        el("p", {}, el("button", { type: "submit", id: "start" }, "start the game")))),
+    answer,
+    el("section", { class: "panel" }, el("h2", {}, "Unfinished games"), unfinished));
+}
+
+const VIEWS = { setup: viewSetup, games: viewGames, game: viewGame, stats: viewStats, room: viewRoom, referee: viewReferee, player: viewPlayer };
 window.sticktable = { el, getJSON, postJSON, show, failure, standingsTable, totalsPlot, eventLog, factsList, VIEWS };
 
 document.addEventListener("DOMContentLoaded", () => {
