@@ -39,6 +39,14 @@ def start_house(journal: Path, broker_url: str, credentials: Path, *more: str) -
     )  # fmt: skip
 
 
+def wait_for_line(process: subprocess.Popen, start: str) -> str:
+    """Read what a started command prints until a line that begins with `start`."""
+    for line in process.stdout:
+        if line.startswith(start):
+            return line
+    raise AssertionError(f"the command ended without printing {start!r}")
+
+
 def stop(process: subprocess.Popen, sig=signal.SIGINT, timeout: float = 20) -> str:
     """Stop a command as Ctrl-C does (or with `sig`); returns what it printed. One that does
     not stop in time is killed: a test never leaves a process behind."""

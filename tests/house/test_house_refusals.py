@@ -9,7 +9,7 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
-from house_helpers import REPO, STICKTABLE, house_games, start_house, stop
+from house_helpers import REPO, STICKTABLE, house_games, start_house, stop, wait_for_line
 from mqtt_parts import PASSWORD, USER
 
 from sticktable.house import topics
@@ -75,7 +75,7 @@ def test_malformed_and_illegal_messages_are_counted_and_logged_never_applied(mos
         (topics.game_topic("T9", 1, "header"), topics.encode({**header, "finished": "no"})),
     ]
     try:
-        time.sleep(1)  # the house has subscribed
+        wait_for_line(house, "house: listening")  # said once its subscription is granted
         for topic, payload in bad:
             client.publish(topic, payload, qos=1).wait_for_publish(5)
         # A well-formed game whose second event the rules refuse (nobody has taken a stick).

@@ -32,6 +32,8 @@ class House:
         self.connection = Connection(broker, client_id=f"sticktable-house-{name}", clean=False)
         self.connection.on_connected = self._on_connected
         self.connection.client.on_message = lambda c, u, m: self._inbox.put((m.topic, m.payload))
+        self.connection.client.on_subscribe = lambda *_: self.subscribed.set()
+        self.subscribed = threading.Event()  # the broker granted the subscription (SUBACK)
         self._inbox: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._asked: dict[tuple[str, int], float] = {}
         self._behind: dict[tuple[str, int], int] = {}  # games known to lack events: table's count
@@ -41,8 +43,10 @@ class House:
     def _on_connected(self) -> None:
         self.connection.client.subscribe(topics.ALL_TABLES, qos=1)
 
-    def start(self) -> bool:
-        return self.connection.start()
+    def start(self, wait_s: float = 5.0) -> bool:
+        """Connect and subscribe; True once the broker has granted the subscription within
+        `wait_s` (from then on nothing a table publishes passes the house by)."""
+        return self.connection.start() and self.subscribed.wait(wait_s)
 
     def stop(self) -> None:
         self.connection.stop()
