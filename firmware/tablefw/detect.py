@@ -27,7 +27,8 @@
 
 from array import array
 
-from tablefw.compat import const
+from tablefw.compat import const, ticks_diff
+from tablefw.intqueue import IntQueue
 from tablefw.median import median3
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
@@ -50,6 +51,8 @@ _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
 _CLAMP_TOTAL = const(1000000)  # 10 kg: the resonance filter's products stay small ints
+_CLAMP_MOM = const(500000)  # g x mm: 5 kg at 100 mm, ditto
+_CH = const(8)  # ints of state per filtered channel: y[n-1], y[n-2], sum, _SMOOTH values
 # Plate resonance: coefficients of the ringing's linear prediction in Q8 (x256).
 _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
@@ -76,8 +79,6 @@ _WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
 _WHOLE_HI_PCT = const(120)
 _QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
 _RING_MIN_PCT = const(15)  # ringing this big is worth fitting
-_TICKS_MASK = const(0x3FFFFFFF)  # board ticks wrap at 2**30
-_TICKS_HALF = const(0x1FFFFFFF)
 
 
 class Detector:
@@ -138,19 +139,18 @@ class Detector:
         self._ay = array("i", [0] * _RING)
         self._az = array("i", [0] * _RING)
         self._mass = array("i", [0] * _MAX_STICKS)  # masses of the sticks on the tower
-        self._q = array("i", [0] * (4 * _QUEUE))
+        self._events = IntQueue(_QUEUE, 4, keep_newest=True)  # nobody pops: drop the oldest
         # Plate resonance: raw totals, their differences and the fit's running sums.
         self._dr = array("i", [0] * _RING)
         self._di = 0
-        self._y1 = 0  # the last two raw totals
-        self._y2 = 0
+        # Per channel (total, moment x, moment y): the last two raw values, then the sum and
+        # the _SMOOTH last values of the filtered one (see _inverse).
+        self._ch = array("i", [0] * (3 * _CH))
         self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
         self._p1 = 0
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
-        self._sq = array("i", [0] * _SMOOTH)  # the last filtered totals, and their sum
-        self._si = 0
-        self._ssum = 0
+        self._si = 0  # where the next filtered value goes in each channel's _SMOOTH
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2)
@@ -158,8 +158,6 @@ class Detector:
         self._c2 = 0
         self._odd = 0  # fits since the last one that agreed
         self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
-        self._qhead = 0
-        self._qlen = 0
         self._seen = 0  # readings per cell so far (for the median warm-up)
         self._mi = 0
         self._ri = 0
@@ -228,7 +226,7 @@ class Detector:
 
     def raw_total(self):
         """The plate's last total as read (g x100 over the first readings)."""
-        return self._y1
+        return self._ch[0]
 
     def total(self):
         """The last total the detector works on: the plate's ringing nulled."""
@@ -241,29 +239,10 @@ class Detector:
 
     def pop(self, out):
         """Fill out[0:4] with (kind, t_ms, count, grams x10) of the oldest event; False if none."""
-        if self._qlen == 0:
-            return False
-        j = self._qhead * 4
-        q = self._q
-        out[0] = q[j]
-        out[1] = q[j + 1]
-        out[2] = q[j + 2]
-        out[3] = q[j + 3]
-        self._qhead = (self._qhead + 1) % _QUEUE
-        self._qlen -= 1
-        return True
+        return self._events.pop(out)
 
     def _emit(self, kind, t, count, g100):
-        if self._qlen == _QUEUE:  # nobody pops: drop the oldest
-            self._qhead = (self._qhead + 1) % _QUEUE
-            self._qlen -= 1
-        j = ((self._qhead + self._qlen) % _QUEUE) * 4
-        q = self._q
-        q[j] = kind
-        q[j + 1] = t
-        q[j + 2] = count
-        q[j + 3] = (g100 + 5) // 10
-        self._qlen += 1
+        self._events.push(kind, t, count, (g100 + 5) // 10)
 
     # -- per sample --------------------------------------------------------------------------
 
@@ -312,6 +291,10 @@ class Detector:
             mx += g * self._cx[i]
             my += g * self._cy[i]
         total = self._null_ring(t_ms, total)
+        # Moments in g x mm, their ringing nulled the same way (the plate rings as one).
+        mx = self._inverse(_CH, _clamp(mx // 100, _CLAMP_MOM))
+        my = self._inverse(2 * _CH, _clamp(my // 100, _CLAMP_MOM))
+        self._si = (self._si + 1) & (_SMOOTH - 1)
         ri = self._ri
         self._ring[ri] = total
         self._ax[ri] = ax
@@ -323,20 +306,15 @@ class Detector:
         self._momx = mx
         self._momy = my
         self._step(t_ms, total, mx, my)
-        return self._qlen
+        return self._events.count
 
     def _null_ring(self, t, y):
         """The total with the plate's learned ringing removed (inverse second-order filter,
         unit gain for a steady load); learns the ringing on the way."""
         y = _clamp(y, _CLAMP_TOTAL)
         if self._seen <= 3:
-            self._y1 = y
-            self._y2 = y
-            for j in range(_SMOOTH):
-                self._sq[j] = y
-            self._ssum = y * _SMOOTH
-            return y
-        d = _clamp((y - self._y1) >> 1, _D_CLAMP)
+            return self._inverse(0, y)
+        d = _clamp((y - self._ch[0]) >> 1, _D_CLAMP)
         dr = self._dr
         di = self._di
         d1 = dr[(di - 1) & _RMASK]
@@ -350,23 +328,32 @@ class Detector:
         dr[di] = d
         self._di = (di + 1) & _RMASK
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
-            if _age(t, self._shake_t) > _FREE_MS:
+            if ticks_diff(t, self._shake_t) > _FREE_MS:
                 self._fit(di)
+        return self._inverse(0, y)
+
+    def _inverse(self, k, y):
+        """Channel k's value through the inverse of the learned ringing (unit gain for a steady
+        load), averaged over _SMOOTH samples (the inverse filter raises the cells' noise)."""
+        ch = self._ch
+        if self._seen <= 3:
+            for j in range(_CH):
+                ch[k + j] = y
+            ch[k + 2] = y * _SMOOTH
+            return y
         a1 = self._a1
         a2 = self._a2
         u = y
         if a1 or a2:
-            u = (_Q * y - a1 * self._y1 - a2 * self._y2) // (_Q - a1 - a2)
-        self._y2 = self._y1
-        self._y1 = y
-        # The inverse filter raises the cells' noise: a mean over _SMOOTH samples takes it back.
-        j = self._si
-        self._ssum += u - self._sq[j]
-        self._sq[j] = u
-        self._si = (j + 1) & (_SMOOTH - 1)
+            u = (_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2)
+        ch[k + 1] = ch[k]
+        ch[k] = y
+        j = k + 3 + self._si
+        ch[k + 2] += u - ch[j]
+        ch[j] = u
         if not (a1 or a2):
             return u
-        return self._ssum // _SMOOTH
+        return ch[k + 2] // _SMOOTH
 
     def _fit(self, di):
         """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
@@ -487,10 +474,10 @@ class Detector:
         if self._jnoise < 4:
             self._jnoise = 4
         spread = self._spread(_WIN) if self._nring >= _WIN else 0
-        shaken = _age(t, self._shake_t)
+        shaken = ticks_diff(t, self._shake_t)
         if shaken > 60000:  # keep old times young enough to survive the board's tick wrap
             self._shake_t = t - 60000
-        if _age(t, self._last_place_t) > 60000:
+        if ticks_diff(t, self._last_place_t) > 60000:
             self._last_place_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
             self._learn_noise(spread, rate)
@@ -633,7 +620,7 @@ class Detector:
 
     def _track_episode(self, t, dev):
         # Pressure counts only while the base is calm: a knock's swing is no hand.
-        calm = _age(t, self._shake_t) > _SHAKE_MS
+        calm = ticks_diff(t, self._shake_t) > _SHAKE_MS
         if dev > self._exc or dev < -self._exc:
             if not self._ep:
                 self._ep = True
@@ -651,7 +638,7 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
-            if _age(t, self._shake_t) <= _SHAKE_MS:
+            if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
             elif self._spread(_QUICK) <= self._band:
                 d = self._avg(self._ring, _QUICK) - self._level
@@ -682,7 +669,7 @@ class Detector:
             calm = not self._ep
             if self._ep:
                 self._episode_end(t)
-            if calm and _age(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
+            if calm and ticks_diff(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= self._resync_run:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
@@ -712,7 +699,7 @@ class Detector:
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still
         held or pressed it)? Then that stick's mass is corrected."""
         n = self._nsticks
-        if _age(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
+        if ticks_diff(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
             return False
         whole = self._mass[n - 1] + d
         if whole < self._whole_lo or whole > self._whole_hi:
@@ -729,7 +716,7 @@ class Detector:
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
-        back = _age(self._pl_back, self._pl_last) if self._pl_back else 0
+        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
         if self._pl_on and self._ep_pos >= 2 and 0 < back <= 60:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
@@ -805,12 +792,6 @@ class Detector:
         self._sum = self._sum - drop if self._nsticks else 0
         if self._sum < 0:
             self._sum = 0
-
-
-def _age(t, t0):
-    """t - t0 in ms, right across the board's tick wrap at 2**30 (like time.ticks_diff)."""
-    d = (t - t0) & _TICKS_MASK
-    return d - _TICKS_MASK - 1 if d > _TICKS_HALF else d
 
 
 def _pct(v, p):
