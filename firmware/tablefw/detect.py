@@ -30,6 +30,7 @@ from array import array
 from tablefw.compat import const, ticks_diff
 from tablefw.intqueue import IntQueue
 from tablefw.median import median3
+from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
@@ -45,6 +46,8 @@ _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
+_LEAN_MG = const(5)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
@@ -119,6 +122,7 @@ class Detector:
         self._whole_hi = _pct(stick, _WHOLE_HI_PCT)
         self._quick_drop = _pct(stick, _QUICK_DROP_PCT)
         self._touch_min = stick  # a touch presses at least one stick's weight
+        self._press = PressWatch(stick)  # a stick falling while a hand presses
         # Runs of samples, from their time at the nominal rate.
         self._arm_at_once = _samples(rate_hz, _ARM_NOW_MS)
         self._arm_run = _samples(rate_hz, _ARM_MS)
@@ -211,6 +215,10 @@ class Detector:
 
     def _ep_reset(self):
         self._ep = False
+        self._ep_fell = 0  # sticks seen leaving while a hand pressed (reported at once)
+        self._ep_ax = 0
+        self._ep_ay = 0
+        self._press.reset()
         self._ep_t = 0
         self._ep_pos = 0
         self._ep_neg = 0
@@ -504,6 +512,11 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
+        if self._ep and dev > self._exc and shaken > _KNOCK_RING_MS and not self._ep_fell:
+            if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
+                self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
+                self._fk += 1
+                self._emit(FELL, t, 1, self._mean)
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
@@ -545,6 +558,13 @@ class Detector:
         elif band > self._band_hi:
             band = self._band_hi
         self._band = band
+
+    def _base_level(self):
+        """The base tilts as it did when the episode began: a table leant on shifts the
+        moments, and that is no stick leaving."""
+        dx = self._avg(self._ax, _WIN) - self._ep_ax
+        dy = self._avg(self._ay, _WIN) - self._ep_ay
+        return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
@@ -625,6 +645,8 @@ class Detector:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
+                self._ep_ax = self._avg(self._ax, _WIN)  # the base's tilt as the episode began
+                self._ep_ay = self._avg(self._ay, _WIN)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._ep_press += 1
@@ -667,7 +689,11 @@ class Detector:
         if -self._same <= d <= self._same:
             self._fk = 0
             calm = not self._ep
-            if self._ep:
+            if self._ep_fell:  # back where it was, though a stick fell: the hand placed one
+                self._emit(PLACED, t, 1, self._mean)
+                self._last_place_t = t
+                self._ep_reset()
+            elif self._ep:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
