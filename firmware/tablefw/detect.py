@@ -46,6 +46,7 @@ _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(5)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
@@ -743,7 +744,7 @@ class Detector:
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
-        if self._pl_on and self._ep_pos >= 2 and 0 < back <= 60:
+        if self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
