@@ -18,6 +18,7 @@ _OFF_MM = const(18)  # a stick this far from the hand's spot is seen
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
 _HOLD = const(4)  # samples the residual must stay off the line
+_SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 
 
@@ -25,6 +26,7 @@ class PressWatch:
     def __init__(self, stick_g100):
         self._min_t = max(2, stick_g100 // 50)  # one stick, g x2: pressed
         self._fit_t = self._min_t * 3 // 2  # pressed this hard: the hand's spot is fitted
+        self._fast = self._min_t * 2  # a sample-to-sample change a brisk hand makes, no stick
         self._off_min = max(40, stick_g100 * _OFF_MM // 100)  # g x mm
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
@@ -36,6 +38,8 @@ class PressWatch:
         self._syy = 0
         self._run = 0
         self._fitted = 0  # samples in the fit
+        self._prev = 0  # dt of the sample before
+        self._wait = 0  # samples until a fast move has left the smoothed values
         self.residual = 0
 
     def feed(self, dt100, dx, dy):
@@ -44,6 +48,14 @@ class PressWatch:
         dt = max(-_LIM_T, min(_LIM_T, dt100 // 50))
         dx = max(-_LIM_M, min(_LIM_M, dx))
         dy = max(-_LIM_M, min(_LIM_M, dy))
+        step = dt - self._prev
+        self._prev = dt
+        if step > self._fast or step < -self._fast:
+            self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
+        if self._wait:  # at slightly different moments disagree, and a missing reading is
+            self._wait -= 1  # repeated: the residual means nothing for a while
+            self._run = 0
+            return False
         sxx = self._sxx
         r = 0
         if self._fitted >= _FITTED and dt >= self._min_t:
