@@ -8,7 +8,7 @@
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
 # own noise.
-# Integers only; no allocation per sample.
+# Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
 
 from tablefw.compat import const
 
@@ -17,8 +17,8 @@ _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
 _OFF_MM = const(18)  # a stick this far from the hand's spot is seen
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
-_HOLD = const(4)  # samples the residual must stay off the line
 _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
+_HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 
 
@@ -39,6 +39,8 @@ class PressWatch:
         self._run = 0
         self._fitted = 0  # samples in the fit
         self._prev = 0  # dt of the sample before
+        self._rx = 0  # the residual of the sample before
+        self._ry = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
         self.residual = 0
 
@@ -58,16 +60,22 @@ class PressWatch:
             return False
         sxx = self._sxx
         r = 0
+        moved = 0
         if self._fitted >= _FITTED and dt >= self._min_t:
             q = sxx >> 2
             hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
             hy = (self._syy << 2) // q
             rx = dx - hx * dt // 16
             ry = dy - hy * dt // 16
-            r = (rx if rx >= 0 else -rx) + (ry if ry >= 0 else -ry)
+            r = abs(rx) + abs(ry)
+            moved = abs(rx - self._rx) + abs(ry - self._ry)
+            self._rx = rx
+            self._ry = ry
         self.residual = r
         if r > self._off:
-            self._run += 1
+            # A stick gone stays gone: the residual holds still. A glitch or a knock's
+            # swing jumps about from sample to sample.
+            self._run = self._run + 1 if moved <= self._off else 0
             return self._run >= _HOLD
         self._run = 0
         if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)
@@ -79,4 +87,3 @@ class PressWatch:
             self._syy += dt * dy - (self._syy >> _DECAY)
             self._fitted += 1
         return False
-
