@@ -513,7 +513,7 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
-        if self._ep and dev > self._exc and shaken > _KNOCK_RING_MS and not self._ep_fell:
+        if self._ep and shaken > _KNOCK_RING_MS and not self._ep_fell:
             if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1

@@ -61,7 +61,7 @@ class PressWatch:
         sxx = self._sxx
         r = 0
         moved = 0
-        if self._fitted >= _FITTED and dt >= self._min_t:
+        if self._fitted >= _FITTED:  # (once the hand lets go, what a stick left shows whole)
             q = sxx >> 2
             hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
             hy = (self._syy << 2) // q
