@@ -47,6 +47,7 @@ _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the ne
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
+_TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(5)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
@@ -204,6 +205,9 @@ class Detector:
         self._placed_n = 0
         self._placed_sum = 0
         self._last_place_t = -100000
+        self._last_fall_t = -100000
+        self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
+        self._fall_n = 0
         self._tilt_run = 0
         self._fk = 0  # sticks of the fall under way already reported at their onset
         self._fk_run = 0
@@ -488,6 +492,8 @@ class Detector:
             self._shake_t = t - 60000
         if ticks_diff(t, self._last_place_t) > 60000:
             self._last_place_t = t - 60000
+        if ticks_diff(t, self._last_fall_t) > 60000:
+            self._last_fall_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > _SHAKE_MS
@@ -712,6 +718,9 @@ class Detector:
         if d < -s // 2:
             self._fell(t, -d, mx, my)
             return
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+            self._fall_tail(t, d, mx, my)
+            return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
         fits = self._one_lo < d < self._one_hi
         if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
@@ -721,6 +730,25 @@ class Detector:
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+
+    def _fall_tail(self, t, d, mx, my):
+        """The rest of a fall whose level was caught mid-slide or mid-ring (less than half a
+        stick, no hand on the tower): the count is settled on the whole drop, so a partial
+        drop is never an extra stick, and a stick counted short is added."""
+        unit = self._unit()
+        drop = self._fall_drop - d
+        n = (drop + unit // 2) // unit
+        most = self._fall_n + self._nsticks
+        if n > most:
+            n = most
+        if n > self._fall_n:
+            self._emit(FELL, t, n - self._fall_n, -d)
+            self._forget(n - self._fall_n, -d)
+            self._fall_n = n
+        elif d < 0:
+            self._sum = self._sum + d if self._sum + d > 0 else 0
+        self._fall_drop = drop
+        self._commit(d, mx, my)
 
     def _rest_of_last(self, t, d):
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still
@@ -780,6 +808,9 @@ class Detector:
         if n > self._fk:
             self._emit(FELL, t, n - self._fk, drop)
         self._fk = 0
+        self._last_fall_t = t
+        self._fall_drop = drop
+        self._fall_n = n
         self._forget(n, drop)
         self._commit(-drop, mx, my)
 
