@@ -47,6 +47,7 @@ _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the ne
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
+_LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(5)  # the base tilting this much since an episode began: the table leant on
@@ -206,6 +207,7 @@ class Detector:
         self._placed_sum = 0
         self._last_place_t = -100000
         self._last_fall_t = -100000
+        self._last_loose = 0
         self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
         self._fall_n = 0
         self._tilt_run = 0
@@ -527,6 +529,15 @@ class Detector:
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
+        if calm and self._ep and spread <= self._band * _LOOSE_X:
+            # What the ringing filter leaves of a stick's landing keeps the window from being
+            # stable for a few hundred ms: a level one stick up that holds this well is placed.
+            d = self._avg(self._ring, _WIN) - level
+            if self._one_lo < d < self._one_hi and self._last_loose == d // self._same:
+                self._place(t, d)
+                self._commit(d, mx, my)
+                return
+            self._last_loose = d // self._same
         if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
