@@ -529,11 +529,17 @@ class Detector:
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
-        if calm and self._ep and spread <= self._band * _LOOSE_X:
+        if calm and self._ep and not self._ep_fell and spread <= self._band * _LOOSE_X:
             # What the ringing filter leaves of a stick's landing keeps the window from being
-            # stable for a few hundred ms: a level one stick up that holds this well is placed.
+            # stable for a few hundred ms: a level one stick up that holds this well, and is
+            # not on its way anywhere (a hand easing off), is placed.
             d = self._avg(self._ring, _WIN) - level
-            if self._one_lo < d < self._one_hi and self._last_loose == d // self._same:
+            slope = self._avg(self._ring, _QUICK) - level - d
+            if (
+                self._one_lo < d < self._one_hi
+                and self._last_loose == d // self._same
+                and -self._band <= 2 * slope <= self._band
+            ):
                 self._place(t, d)
                 self._commit(d, mx, my)
                 return
