@@ -49,6 +49,7 @@ _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full w
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
+_KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(5)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
@@ -137,6 +138,7 @@ class Detector:
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
         self._jnoise = 200  # mean squared sample-to-sample jump of the base (mg^2), learned
         self._shake_t = -100000
+        self._knock_t = -100000
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
@@ -484,6 +486,8 @@ class Detector:
         rate = 7 if self._armed else 4  # learn the noise fast before the first baseline
         if e > self._jolt2 and e > 8 * self._jnoise:
             self._shake_t = t
+            if e > _KNOCK_MG * _KNOCK_MG:
+                self._knock_t = t  # more than a stick landing on the table beside it
         cap = 4 * self._jnoise
         self._jnoise += ((e if e < cap else cap) - self._jnoise) >> rate
         if self._jnoise < 4:
@@ -496,6 +500,8 @@ class Detector:
             self._last_place_t = t - 60000
         if ticks_diff(t, self._last_fall_t) > 60000:
             self._last_fall_t = t - 60000
+        if ticks_diff(t, self._knock_t) > 60000:
+            self._knock_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > _SHAKE_MS
@@ -549,7 +555,10 @@ class Detector:
             if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
                 return
-        if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
+        # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
+        knocked = ticks_diff(t, self._knock_t)
+        # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
+        if knocked > _SHAKE_MS and self._a2 and not self._ep_pos:
             self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
 
     def _onset(self, t, drop):
