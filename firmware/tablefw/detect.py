@@ -47,6 +47,7 @@ _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the ne
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
+_REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
@@ -535,7 +536,9 @@ class Detector:
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
-        if calm and self._ep and not self._ep_fell and spread <= self._band * _LOOSE_X:
+        ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
+        loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
+        if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
             # stable for a few hundred ms: a level one stick up that holds this well, and is
             # not on its way anywhere (a hand easing off), is placed.
@@ -728,7 +731,7 @@ class Detector:
                 self._ep_reset()
             elif self._ep:
                 self._episode_end(t)
-            if calm and ticks_diff(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
+            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= self._resync_run:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
