@@ -11,12 +11,21 @@
 #   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
 #   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
-#   once is a placement and a fall.
-# - A knock jolts the base: while it shakes (and briefly after) no level counts as stable.
+#   once (its weight leaving within _LEAVE_MS) is a placement and a fall.
+# - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
+#   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
+#   that then ends at its old level placed a stick.
+# - A fall is reported at its onset through the nulled ringing, each stick as its weight has
+#   gone; the count is settled at the final level, and a fall's tail (less than half a stick,
+#   no hand, soon after) settles it on the whole drop: a partial drop is never an extra stick.
+# - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
+#   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
-#   it with the inverse second-order filter: every level decision is made on the nulled total.
+#   it with the inverse second-order filter: every level decision is made on the nulled total
+#   (and moments). Where a ringing was seen, a level one stick up that holds within a few
+#   bands is placed without waiting for what the filter leaves of it to die away.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
