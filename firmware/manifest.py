@@ -20,6 +20,7 @@ package(
         "keep.py",
         "link.py",
         "median.py",
+        "pressfall.py",
         "proto.py",
         "reading.py",
         "rings.py",

@@ -1,7 +1,7 @@
 # Board time where CPython lacks MicroPython's: the Pi's board (board_blinka) runs the same
 # application under CPython. On MicroPython these are time.ticks_ms/ticks_us and asyncio's
 # allocation-free sleep_ms themselves; on CPython, ticks count from the start and never wrap
-# (ticks_diff, from tablefw.compat, is then a plain difference).
+# (ticks_diff, from tablefw.compat, wraps at 2**30 as on the board: the same for them).
 # The CPython side is type-checked against MicroPython's stubs too: hence the ignore comments.
 
 from tablefw.compat import ticks_diff  # noqa: F401 - board_base reads time from here on CPython

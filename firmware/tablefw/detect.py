@@ -11,12 +11,21 @@
 #   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
 #   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
-#   once is a placement and a fall.
-# - A knock jolts the base: while it shakes (and briefly after) no level counts as stable.
+#   once (its weight leaving within _LEAVE_MS) is a placement and a fall.
+# - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
+#   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
+#   that then ends at its old level placed a stick.
+# - A fall is reported at its onset through the nulled ringing, each stick as its weight has
+#   gone; the count is settled at the final level, and a fall's tail (less than half a stick,
+#   no hand, soon after) settles it on the whole drop: a partial drop is never an extra stick.
+# - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
+#   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
-#   it with the inverse second-order filter: every level decision is made on the nulled total.
+#   it with the inverse second-order filter: every level decision is made on the nulled total
+#   (and moments). Where a ringing was seen, a level one stick up that holds within a few
+#   bands is placed without waiting for what the filter leaves of it to die away.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -27,8 +36,10 @@
 
 from array import array
 
-from tablefw.compat import const
+from tablefw.compat import const, ticks_diff
+from tablefw.intqueue import IntQueue
 from tablefw.median import median3
+from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
@@ -44,12 +55,21 @@ _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
+_REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
+_LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
+_TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
+_KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
+_KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
+_LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
 _CLAMP_TOTAL = const(1000000)  # 10 kg: the resonance filter's products stay small ints
+_CLAMP_MOM = const(500000)  # g x mm: 5 kg at 100 mm, ditto
+_CH = const(8)  # ints of state per filtered channel: y[n-1], y[n-2], sum, _SMOOTH values
 # Plate resonance: coefficients of the ringing's linear prediction in Q8 (x256).
 _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
@@ -76,8 +96,6 @@ _WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
 _WHOLE_HI_PCT = const(120)
 _QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
 _RING_MIN_PCT = const(15)  # ringing this big is worth fitting
-_TICKS_MASK = const(0x3FFFFFFF)  # board ticks wrap at 2**30
-_TICKS_HALF = const(0x1FFFFFFF)
 
 
 class Detector:
@@ -118,6 +136,7 @@ class Detector:
         self._whole_hi = _pct(stick, _WHOLE_HI_PCT)
         self._quick_drop = _pct(stick, _QUICK_DROP_PCT)
         self._touch_min = stick  # a touch presses at least one stick's weight
+        self._press = PressWatch(stick)  # a stick falling while a hand presses
         # Runs of samples, from their time at the nominal rate.
         self._arm_at_once = _samples(rate_hz, _ARM_NOW_MS)
         self._arm_run = _samples(rate_hz, _ARM_MS)
@@ -129,6 +148,7 @@ class Detector:
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
         self._jnoise = 200  # mean squared sample-to-sample jump of the base (mg^2), learned
         self._shake_t = -100000
+        self._knock_t = -100000
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
@@ -138,19 +158,18 @@ class Detector:
         self._ay = array("i", [0] * _RING)
         self._az = array("i", [0] * _RING)
         self._mass = array("i", [0] * _MAX_STICKS)  # masses of the sticks on the tower
-        self._q = array("i", [0] * (4 * _QUEUE))
+        self._events = IntQueue(_QUEUE, 4, keep_newest=True)  # nobody pops: drop the oldest
         # Plate resonance: raw totals, their differences and the fit's running sums.
         self._dr = array("i", [0] * _RING)
         self._di = 0
-        self._y1 = 0  # the last two raw totals
-        self._y2 = 0
+        # Per channel (total, moment x, moment y): the last two raw values, then the sum and
+        # the _SMOOTH last values of the filtered one (see _inverse).
+        self._ch = array("i", [0] * (3 * _CH))
         self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
         self._p1 = 0
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
-        self._sq = array("i", [0] * _SMOOTH)  # the last filtered totals, and their sum
-        self._si = 0
-        self._ssum = 0
+        self._si = 0  # where the next filtered value goes in each channel's _SMOOTH
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2)
@@ -158,8 +177,6 @@ class Detector:
         self._c2 = 0
         self._odd = 0  # fits since the last one that agreed
         self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
-        self._qhead = 0
-        self._qlen = 0
         self._seen = 0  # readings per cell so far (for the median warm-up)
         self._mi = 0
         self._ri = 0
@@ -201,6 +218,10 @@ class Detector:
         self._placed_n = 0
         self._placed_sum = 0
         self._last_place_t = -100000
+        self._last_fall_t = -100000
+        self._last_loose = 0
+        self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
+        self._fall_n = 0
         self._tilt_run = 0
         self._fk = 0  # sticks of the fall under way already reported at their onset
         self._fk_run = 0
@@ -213,6 +234,10 @@ class Detector:
 
     def _ep_reset(self):
         self._ep = False
+        self._ep_fell = 0  # sticks seen leaving while a hand pressed (reported at once)
+        self._ep_ax = 0
+        self._ep_ay = 0
+        self._press.reset()
         self._ep_t = 0
         self._ep_pos = 0
         self._ep_neg = 0
@@ -228,7 +253,7 @@ class Detector:
 
     def raw_total(self):
         """The plate's last total as read (g x100 over the first readings)."""
-        return self._y1
+        return self._ch[0]
 
     def total(self):
         """The last total the detector works on: the plate's ringing nulled."""
@@ -241,29 +266,10 @@ class Detector:
 
     def pop(self, out):
         """Fill out[0:4] with (kind, t_ms, count, grams x10) of the oldest event; False if none."""
-        if self._qlen == 0:
-            return False
-        j = self._qhead * 4
-        q = self._q
-        out[0] = q[j]
-        out[1] = q[j + 1]
-        out[2] = q[j + 2]
-        out[3] = q[j + 3]
-        self._qhead = (self._qhead + 1) % _QUEUE
-        self._qlen -= 1
-        return True
+        return self._events.pop(out)
 
     def _emit(self, kind, t, count, g100):
-        if self._qlen == _QUEUE:  # nobody pops: drop the oldest
-            self._qhead = (self._qhead + 1) % _QUEUE
-            self._qlen -= 1
-        j = ((self._qhead + self._qlen) % _QUEUE) * 4
-        q = self._q
-        q[j] = kind
-        q[j + 1] = t
-        q[j + 2] = count
-        q[j + 3] = (g100 + 5) // 10
-        self._qlen += 1
+        self._events.push(kind, t, count, (g100 + 5) // 10)
 
     # -- per sample --------------------------------------------------------------------------
 
@@ -312,6 +318,10 @@ class Detector:
             mx += g * self._cx[i]
             my += g * self._cy[i]
         total = self._null_ring(t_ms, total)
+        # Moments in g x mm, their ringing nulled the same way (the plate rings as one).
+        mx = self._inverse(_CH, _clamp(mx // 100, _CLAMP_MOM))
+        my = self._inverse(2 * _CH, _clamp(my // 100, _CLAMP_MOM))
+        self._si = (self._si + 1) & (_SMOOTH - 1)
         ri = self._ri
         self._ring[ri] = total
         self._ax[ri] = ax
@@ -323,20 +333,15 @@ class Detector:
         self._momx = mx
         self._momy = my
         self._step(t_ms, total, mx, my)
-        return self._qlen
+        return self._events.count
 
     def _null_ring(self, t, y):
         """The total with the plate's learned ringing removed (inverse second-order filter,
         unit gain for a steady load); learns the ringing on the way."""
         y = _clamp(y, _CLAMP_TOTAL)
         if self._seen <= 3:
-            self._y1 = y
-            self._y2 = y
-            for j in range(_SMOOTH):
-                self._sq[j] = y
-            self._ssum = y * _SMOOTH
-            return y
-        d = _clamp((y - self._y1) >> 1, _D_CLAMP)
+            return self._inverse(0, y)
+        d = _clamp((y - self._ch[0]) >> 1, _D_CLAMP)
         dr = self._dr
         di = self._di
         d1 = dr[(di - 1) & _RMASK]
@@ -350,23 +355,32 @@ class Detector:
         dr[di] = d
         self._di = (di + 1) & _RMASK
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
-            if _age(t, self._shake_t) > _FREE_MS:
+            if ticks_diff(t, self._shake_t) > _FREE_MS:
                 self._fit(di)
+        return self._inverse(0, y)
+
+    def _inverse(self, k, y):
+        """Channel k's value through the inverse of the learned ringing (unit gain for a steady
+        load), averaged over _SMOOTH samples (the inverse filter raises the cells' noise)."""
+        ch = self._ch
+        if self._seen <= 3:
+            for j in range(_CH):
+                ch[k + j] = y
+            ch[k + 2] = y * _SMOOTH
+            return y
         a1 = self._a1
         a2 = self._a2
         u = y
         if a1 or a2:
-            u = (_Q * y - a1 * self._y1 - a2 * self._y2) // (_Q - a1 - a2)
-        self._y2 = self._y1
-        self._y1 = y
-        # The inverse filter raises the cells' noise: a mean over _SMOOTH samples takes it back.
-        j = self._si
-        self._ssum += u - self._sq[j]
-        self._sq[j] = u
-        self._si = (j + 1) & (_SMOOTH - 1)
+            u = (_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2)
+        ch[k + 1] = ch[k]
+        ch[k] = y
+        j = k + 3 + self._si
+        ch[k + 2] += u - ch[j]
+        ch[j] = u
         if not (a1 or a2):
             return u
-        return self._ssum // _SMOOTH
+        return ch[k + 2] // _SMOOTH
 
     def _fit(self, di):
         """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
@@ -482,16 +496,22 @@ class Detector:
         rate = 7 if self._armed else 4  # learn the noise fast before the first baseline
         if e > self._jolt2 and e > 8 * self._jnoise:
             self._shake_t = t
+            if e > _KNOCK_MG * _KNOCK_MG:
+                self._knock_t = t  # more than a stick landing on the table beside it
         cap = 4 * self._jnoise
         self._jnoise += ((e if e < cap else cap) - self._jnoise) >> rate
         if self._jnoise < 4:
             self._jnoise = 4
         spread = self._spread(_WIN) if self._nring >= _WIN else 0
-        shaken = _age(t, self._shake_t)
+        shaken = ticks_diff(t, self._shake_t)
         if shaken > 60000:  # keep old times young enough to survive the board's tick wrap
             self._shake_t = t - 60000
-        if _age(t, self._last_place_t) > 60000:
+        if ticks_diff(t, self._last_place_t) > 60000:
             self._last_place_t = t - 60000
+        if ticks_diff(t, self._last_fall_t) > 60000:
+            self._last_fall_t = t - 60000
+        if ticks_diff(t, self._knock_t) > 60000:
+            self._knock_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > _SHAKE_MS
@@ -517,15 +537,40 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
+        if self._ep and shaken > _KNOCK_RING_MS and not self._ep_fell:
+            if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
+                self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
+                self._fk += 1
+                self._emit(FELL, t, 1, self._mean)
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
+        ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
+        loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
+        if calm and self._ep and loose:
+            # What the ringing filter leaves of a stick's landing keeps the window from being
+            # stable for a few hundred ms: a level one stick up that holds this well, and is
+            # not on its way anywhere (a hand easing off), is placed.
+            d = self._avg(self._ring, _WIN) - level
+            slope = self._avg(self._ring, _QUICK) - level - d
+            if (
+                self._one_lo < d < self._one_hi
+                and self._last_loose == d // self._same
+                and -self._band <= 2 * slope <= self._band
+            ):
+                self._place(t, d)
+                self._commit(d, mx, my)
+                return
+            self._last_loose = d // self._same
         if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
                 return
-        if shaken > _SHAKE_MS and self._fits >= _CONFIRM and not self._ep_pos:
+        # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
+        knocked = ticks_diff(t, self._knock_t)
+        # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
+        if knocked > _SHAKE_MS and self._a2 and not self._ep_pos:
             self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
 
     def _onset(self, t, drop):
@@ -558,6 +603,13 @@ class Detector:
         elif band > self._band_hi:
             band = self._band_hi
         self._band = band
+
+    def _base_level(self):
+        """The base tilts as it did when the episode began: a table leant on shifts the
+        moments, and that is no stick leaving."""
+        dx = self._avg(self._ax, _WIN) - self._ep_ax
+        dy = self._avg(self._ay, _WIN) - self._ep_ay
+        return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
@@ -633,11 +685,13 @@ class Detector:
 
     def _track_episode(self, t, dev):
         # Pressure counts only while the base is calm: a knock's swing is no hand.
-        calm = _age(t, self._shake_t) > _SHAKE_MS
+        calm = ticks_diff(t, self._shake_t) > _SHAKE_MS
         if dev > self._exc or dev < -self._exc:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
+                self._ep_ax = self._avg(self._ax, _WIN)  # the base's tilt as the episode began
+                self._ep_ay = self._avg(self._ay, _WIN)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._ep_press += 1
@@ -651,7 +705,7 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
-            if _age(t, self._shake_t) <= _SHAKE_MS:
+            if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
             elif self._spread(_QUICK) <= self._band:
                 d = self._avg(self._ring, _QUICK) - self._level
@@ -680,9 +734,13 @@ class Detector:
         if -self._same <= d <= self._same:
             self._fk = 0
             calm = not self._ep
-            if self._ep:
+            if self._ep_fell:  # back where it was, though a stick fell: the hand placed one
+                self._emit(PLACED, t, 1, self._mean)
+                self._last_place_t = t
+                self._ep_reset()
+            elif self._ep:
                 self._episode_end(t)
-            if calm and _age(t, self._last_place_t) < 800 and self._rest_of_last(t, d):
+            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= self._resync_run:
                 self._level += d  # still for 2 s, nothing to explain: this is the level
@@ -698,6 +756,9 @@ class Detector:
         if d < -s // 2:
             self._fell(t, -d, mx, my)
             return
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+            self._fall_tail(t, d, mx, my)
+            return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
         fits = self._one_lo < d < self._one_hi
         if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
@@ -708,11 +769,30 @@ class Detector:
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
+    def _fall_tail(self, t, d, mx, my):
+        """The rest of a fall whose level was caught mid-slide or mid-ring (less than half a
+        stick, no hand on the tower): the count is settled on the whole drop, so a partial
+        drop is never an extra stick, and a stick counted short is added."""
+        unit = self._unit()
+        drop = self._fall_drop - d
+        n = (drop + unit // 2) // unit
+        most = self._fall_n + self._nsticks
+        if n > most:
+            n = most
+        if n > self._fall_n:
+            self._emit(FELL, t, n - self._fall_n, -d)
+            self._forget(n - self._fall_n, -d)
+            self._fall_n = n
+        elif d < 0:
+            self._sum = self._sum + d if self._sum + d > 0 else 0
+        self._fall_drop = drop
+        self._commit(d, mx, my)
+
     def _rest_of_last(self, t, d):
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still
         held or pressed it)? Then that stick's mass is corrected."""
         n = self._nsticks
-        if _age(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
+        if ticks_diff(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
             return False
         whole = self._mass[n - 1] + d
         if whole < self._whole_lo or whole > self._whole_hi:
@@ -729,8 +809,8 @@ class Detector:
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
-        back = _age(self._pl_back, self._pl_last) if self._pl_back else 0
-        if self._pl_on and self._ep_pos >= 2 and 0 < back <= 60:
+        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
+        if self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
@@ -766,6 +846,9 @@ class Detector:
         if n > self._fk:
             self._emit(FELL, t, n - self._fk, drop)
         self._fk = 0
+        self._last_fall_t = t
+        self._fall_drop = drop
+        self._fall_n = n
         self._forget(n, drop)
         self._commit(-drop, mx, my)
 
@@ -805,12 +888,6 @@ class Detector:
         self._sum = self._sum - drop if self._nsticks else 0
         if self._sum < 0:
             self._sum = 0
-
-
-def _age(t, t0):
-    """t - t0 in ms, right across the board's tick wrap at 2**30 (like time.ticks_diff)."""
-    d = (t - t0) & _TICKS_MASK
-    return d - _TICKS_MASK - 1 if d > _TICKS_HALF else d
 
 
 def _pct(v, p):

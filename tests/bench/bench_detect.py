@@ -1,6 +1,7 @@
 """Detection benchmark (issues 3 and 10): the firmware's detector across a physics sweep.
 
     .venv/bin/python tests/bench/bench_detect.py [--games N] [--jobs J] [--misses] [--no-plots]
+        [--only REGIMES] [--causes] [--tuning]
 
 Each regime is a set of random Stick Stack games (3 players) played physically on the virtual
 tower with one physics setting pushed (host/sticktable/sim/physics.py): the original virtual
@@ -13,6 +14,8 @@ sample under MicroPython (every feed under heap_lock) and an RP2040 estimate.
 
 Seeds: the detector is tuned only on TUNING_SEEDS (1000-1099); the bench reports only on
 REPORT_SEEDS (1..N, N <= 999). tests/sensing/test_bench_seeds.py checks they never meet.
+--tuning runs the tuning seeds instead (1000..1000+N-1), for work on the detector; --causes
+adds each regime's misses by cause (sim/causes.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -30,6 +34,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PERIOD_US = 12500  # one HX711 sample period at 80/s
 TUNING_SEEDS = range(1000, 1100)  # used while developing the detector, never reported
 MAX_REPORT = 999
+
+
+def tuning_seeds(n: int) -> range:
+    """The first n tuning seeds (for developing the detector, never for its figures)."""
+    if not 1 <= n <= len(TUNING_SEEDS):
+        raise ValueError(f"--games must be 1..{len(TUNING_SEEDS)} with --tuning")
+    return TUNING_SEEDS[:n]
 
 
 def report_seeds(n: int) -> range:
@@ -109,6 +120,7 @@ TARGETS = {
 
 
 def one_game(job):
+    from sticktable.sim.causes import causes
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
     from sticktable.sim.game import SimGame
@@ -118,7 +130,9 @@ def one_game(job):
     samples = list(game.samples())
     meta = game.meta if zero else {k: v for k, v in game.meta.items() if k != "zero_counts"}
     label = f"{regime} game {seed}" + ("" if zero else " (no zero)")
-    return regime, seed, evaluate(game.truth_events(), run_detector(meta, samples), label)
+    truth = game.truth_events()
+    tally = evaluate(truth, run_detector(meta, samples), label)
+    return regime, seed, tally, causes(truth, tally.misses)
 
 
 def one_scenario(job):
@@ -301,9 +315,11 @@ def main() -> int:
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--no-plots", action="store_true", help="skip the worst-case plots")
     parser.add_argument("--only", help="comma-separated regimes to run (default all)")
+    parser.add_argument("--causes", action="store_true", help="misses by cause, per regime")
+    parser.add_argument("--tuning", action="store_true", help="run the tuning seeds instead")
     args = parser.parse_args()
     try:
-        seeds = report_seeds(args.games)
+        seeds = tuning_seeds(args.games) if args.tuning else report_seeds(args.games)
     except ValueError as err:
         print(f"bench_detect: {err}", file=sys.stderr)
         return 2
@@ -318,10 +334,12 @@ def main() -> int:
     totals = {name: Tally() for name in chosen}
     jobs = [(name, seed, all_regimes[name][1], True) for name in chosen for seed in seeds]
     jobs += [(name, seed, all_regimes[name][1], False) for name in chosen for seed in seeds[:2]]
+    why = {name: Counter() for name in chosen}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for regime, seed, tally in pool.map(one_game, jobs):
+        for regime, seed, tally, cause in pool.map(one_game, jobs):
             found[regime].setdefault(seed, Tally()).add(tally)
             totals[regime].add(tally)
+            why[regime].update(cause)
         scen = Tally()
         if not args.only:
             sjobs = [(name, seed) for name in SCENARIOS for seed in (1, 2, 3)]
@@ -333,8 +351,12 @@ def main() -> int:
     print(
         f"detection benchmark: {len(chosen)} regimes x {args.games} games (seeds "
         f"{seeds.start}-{seeds.stop - 1}; the first 2 also without zero_counts), "
-        f"{len(SCENARIOS)} scenarios x 3 seeds; tuning seeds {TUNING_SEEDS.start}-"
-        f"{TUNING_SEEDS.stop - 1} are never reported"
+        f"{len(SCENARIOS)} scenarios x 3 seeds; "
+        + (
+            "TUNING SEEDS: for work on the detector, not its figures"
+            if args.tuning
+            else f"tuning seeds {TUNING_SEEDS.start}-{TUNING_SEEDS.stop - 1} are never reported"
+        )
     )
     for name in chosen:
         print(f"  {name:12} {all_regimes[name][0]}")
@@ -350,6 +372,11 @@ def main() -> int:
     print(f"\nnot met: {len(not_met)} of {len(rows) * len(TARGETS)} regime targets")
     for name, k in not_met:
         print(f"  {name}: {k} = {cell(k, measures(dict(rows)[name])[k]).rstrip('*')}")
+    if args.causes:
+        print("\nmisses by cause:")
+        for name in chosen:
+            for cause, count in why[name].most_common():
+                print(f"  {name:12} {count:4}  {cause}")
     if args.misses:
         print("\n".join(everything.misses))
     if not args.no_plots:

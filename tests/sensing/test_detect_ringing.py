@@ -42,3 +42,15 @@ def test_a_lean_on_the_table_into_a_touch_is_a_touch_not_a_topple():
     sc, found, tally, _ = detect("lean-touch", 1000)
     assert tally.touches_found == tally.touches_truth == 3
     assert tally.false_topples == 0 and tally.phantom_fall_turns == 0
+
+
+@pytest.mark.parametrize("seed", [1000, 1002])
+def test_a_stick_that_falls_while_a_hand_presses_is_a_placement_and_a_fall(seed):
+    sc, found, tally, _ = detect("press-fall", seed)
+    assert tally.placed_found == tally.placed_truth == tally.placed_reported, tally.misses
+    assert tally.fall_turns_exact == tally.turns_with_falls == 4, tally.misses
+    assert tally.phantom_fall_turns == 0 and not kinds(found, "touch")
+
+
+def kinds(found, kind):
+    return [e for e in found if e["kind"] == kind]

@@ -1,0 +1,89 @@
+# A stick that falls while a hand presses on the tower (issue 10: touch and fall in one episode).
+#
+# The total alone cannot tell it: a hand's press wanders by more than a stick. The moments can.
+# Everything a hand adds (its press, the stick it holds) acts at one spot, so the plate's
+# change since the last stable state moves along one direction (1, x_h, y_h): total and
+# moments grow and shrink together. A stick leaving from anywhere else on the tower adds a
+# step off that line. The watcher fits the hand's spot (least squares through the origin,
+# over the samples pressed by at least one stick) and reports a residual moment that stays
+# off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
+# own noise.
+# Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
+
+from tablefw.compat import const
+
+_LIM_T = const(400)  # change in total, g x2: 200 g
+_LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
+_OFF_MM = const(18)  # a stick this far from the hand's spot is seen
+_FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
+_DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
+_SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
+_HOLD = const(4)  # samples the residual must stay off the line
+_NOISE_X = const(4)  # ... and this many times its typical size on the line
+
+
+class PressWatch:
+    def __init__(self, stick_g100):
+        self._min_t = max(2, stick_g100 // 50)  # one stick, g x2: pressed
+        self._fit_t = self._min_t * 3 // 2  # pressed this hard: the hand's spot is fitted
+        self._fast = self._min_t * 2  # a sample-to-sample change a brisk hand makes, no stick
+        self._off_min = max(40, stick_g100 * _OFF_MM // 100)  # g x mm
+        self._off = self._off_min
+        self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
+        self.reset()
+
+    def reset(self):
+        self._sxx = 0  # decayed sums of dt*dt, dt*dx, dt*dy (the hand's spot)
+        self._sxy = 0
+        self._syy = 0
+        self._run = 0
+        self._fitted = 0  # samples in the fit
+        self._prev = 0  # dt of the sample before
+        self._rx = 0  # the residual of the sample before
+        self._ry = 0
+        self._wait = 0  # samples until a fast move has left the smoothed values
+        self.residual = 0
+
+    def feed(self, dt100, dx, dy):
+        """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
+        since the last stable state. True once a stick has left from off the hand's spot."""
+        dt = max(-_LIM_T, min(_LIM_T, dt100 // 50))
+        dx = max(-_LIM_M, min(_LIM_M, dx))
+        dy = max(-_LIM_M, min(_LIM_M, dy))
+        step = dt - self._prev
+        self._prev = dt
+        if step > self._fast or step < -self._fast:
+            self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
+        if self._wait:  # at slightly different moments disagree, and a missing reading is
+            self._wait -= 1  # repeated: the residual means nothing for a while
+            self._run = 0
+            return False
+        sxx = self._sxx
+        r = 0
+        moved = 0
+        if self._fitted >= _FITTED:  # (once the hand lets go, what a stick left shows whole)
+            q = sxx >> 2
+            hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
+            hy = (self._syy << 2) // q
+            rx = dx - hx * dt // 16
+            ry = dy - hy * dt // 16
+            r = abs(rx) + abs(ry)
+            moved = abs(rx - self._rx) + abs(ry - self._ry)
+            self._rx = rx
+            self._ry = ry
+        self.residual = r
+        if r > self._off:
+            # A stick gone stays gone: the residual holds still. A glitch or a knock's
+            # swing jumps about from sample to sample.
+            self._run = self._run + 1 if moved <= self._off else 0
+            return self._run >= _HOLD
+        self._run = 0
+        if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)
+            self._noise16 += min(r * 16, 2 * self._noise16) - self._noise16 >> 5
+            self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
+        if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
+            self._sxx += dt * dt - (sxx >> _DECAY)
+            self._sxy += dt * dx - (self._sxy >> _DECAY)
+            self._syy += dt * dy - (self._syy >> _DECAY)
+            self._fitted += 1
+        return False

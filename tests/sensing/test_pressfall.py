@@ -1,0 +1,38 @@
+"""PressWatch (firmware/tablefw/pressfall.py): a stick leaving while a hand presses is seen off
+the hand's line in (total, moments); the hand's own wandering press is not."""
+
+import math
+
+from tablefw.pressfall import PressWatch
+
+STICK_G = 8.0
+
+
+def press(watch, hand_xy, fall_at=None, stick_xy=(0.0, 0.0), samples=80):
+    """Feed a press at hand_xy (force wandering 20-60 g, tremor); a stick at stick_xy leaves
+    over 5 samples from sample `fall_at`. Returns the first sample the watch fired at."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        gone = 0.0 if fall_at is None else min(1.0, max(0.0, (n - fall_at) / 5.0)) * STICK_G
+        dt = force - gone
+        dx = force * hand_xy[0] - gone * stick_xy[0]
+        dy = force * hand_xy[1] - gone * stick_xy[1]
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_wandering_press_alone_is_no_fall():
+    watch = PressWatch(int(STICK_G * 100))
+    assert press(watch, (30.0, -10.0)) is None
+
+
+def test_a_stick_leaving_away_from_the_hand_is_seen_soon_after():
+    watch = PressWatch(int(STICK_G * 100))
+    at = press(watch, (30.0, -10.0), fall_at=40, stick_xy=(-25.0, 20.0))
+    assert at is not None and 40 < at <= 50
+
+
+def test_a_stick_leaving_from_under_the_hand_cannot_be_told_from_it():
+    watch = PressWatch(int(STICK_G * 100))
+    assert press(watch, (30.0, -10.0), fall_at=40, stick_xy=(31.0, -9.0)) is None
