@@ -8,16 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sticktable.sim.runner import SOURCE_HEAP  # noqa: F401  (the whole app from its sources)
+
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
 MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent)) or shutil.which(
     "micropython"
 )
 
-
-# The whole application compiled from source on the unix port needs more than the RP2040's
-# 192 KB (the compiler's own allocations fragment the heap); the boards load .mpy files.
-SOURCE_HEAP = "256K"
 
 
 def micropython_env(extra_path: list[Path] | None = None) -> dict:

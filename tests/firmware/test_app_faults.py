@@ -4,6 +4,8 @@ from the sample stream (a cell silent for over a second, accelerometer errors) a
 import json
 import struct
 
+from micropython_runner import SOURCE_HEAP
+
 from tablefw.reading import MISSING
 
 RECORD = struct.Struct("<I4i3hB")
@@ -60,7 +62,7 @@ def run(mp, tmp_path, script_text, records=()):
     samples.write_bytes((json.dumps(META) + "\n").encode() + b"".join(records))
     script = tmp_path / "faults.py"
     script.write_text(script_text)
-    proc = mp(script, str(samples), str(host))
+    proc = mp(script, str(samples), str(host), heap=SOURCE_HEAP)  # the whole app from source
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     return proc.stdout.decode(), faults_sent(host.read_text())
 

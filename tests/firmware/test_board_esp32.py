@@ -282,7 +282,8 @@ print(json.dumps(started))
 def test_main_picks_the_board_by_platform(mp, tmp_path, platform, fakes, seat1, board, button):
     script = tmp_path / "main_script.py"
     script.write_text(MAIN_SCRIPT)
-    proc = mp(script, platform, button, str(seat1), str(MAIN), extra_path=[fakes, HX711_FAKES])
+    args = (platform, button, str(seat1), str(MAIN))
+    proc = mp(script, *args, heap=SOURCE_HEAP, extra_path=[fakes, HX711_FAKES])
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     lines = proc.stdout.decode().splitlines()
     started = json.loads(lines[-1])
