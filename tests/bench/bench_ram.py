@@ -6,7 +6,8 @@ firmware/tablefw/unix_main.py directly. The probe wraps SimBoard.sample_done (ca
 sample) to run gc.collect() once per virtual second and record the live heap, then imports
 tablefw.unix_main, which runs the app as usual. Prints:
 
-- live heap: the highest gc.mem_alloc() right after a collection, with -X heapsize=192K;
+- live heap: the highest gc.mem_alloc() right after a collection, in the board's 192 KB heap
+  for .mpy files and the simulator's SOURCE_HEAP for the sources;
 - smallest heap: the smallest -X heapsize (4 KB steps) in which the same game still runs to
   the end and is scored exactly as scripted (fragmentation and transient peaks included).
 
@@ -21,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from sticktable.sim.runner import SOURCE_HEAP
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAP_KB = 192  # the RP2040's MicroPython heap is ~190 KB (field notes)
@@ -142,21 +145,24 @@ def smallest_heap(seed: int, players: str, work: Path, mpy: Path | None = None) 
 
 
 def measure(seed: int, players: str, work: Path, mpy: Path | None) -> dict | None:
-    ok, figures = run_game(HEAP_KB, seed, players, work, mpy)
+    # The board's heap for .mpy; the simulator's for sources (compiling them fragments it).
+    heap_kb = HEAP_KB if mpy else int(SOURCE_HEAP.rstrip("K"))
+    ok, figures = run_game(heap_kb, seed, players, work, mpy)
     if not ok or figures is None:
         print(
-            f"the game did not run right in {HEAP_KB} KB:",
-            (work / f"stderr-{HEAP_KB}.txt").read_text()[-2000:],
+            f"the game did not run right in {heap_kb} KB:",
+            (work / f"stderr-{heap_kb}.txt").read_text()[-2000:],
         )
         return None
     live_kb = figures["live_peak"] / 1024
     return {
+        "heap_kb": heap_kb,
         "firmware": ".mpy (as on the board)" if mpy else ".py sources (as the simulator)",
         "heap_total_kb": round(figures["heap_total"] / 1024, 1),
         "live_heap_peak_kb": round(live_kb, 1),
         "samples": figures["samples"],
         "smallest_heap_kb": smallest_heap(seed, players, work, mpy),
-        "spare_kb": round(HEAP_KB - live_kb, 1),
+        "spare_kb": round(heap_kb - live_kb, 1),
     }
 
 
@@ -174,13 +180,11 @@ def main() -> int:
             if report is None:
                 return 1
             reports.append(report)
-    print(
-        f"whole game (seed {args.seed}, {args.players}), {reports[0]['samples']} samples, "
-        f"micropython -X heapsize={HEAP_KB}K:"
-    )
+    print(f"whole game (seed {args.seed}, {args.players}), {reports[0]['samples']} samples:")
     for r in reports:
         print(
-            f"  firmware from {r['firmware']}: live heap at peak {r['live_heap_peak_kb']} KB "
+            f"  firmware from {r['firmware']}, -X heapsize={r['heap_kb']}K: "
+            f"live heap at peak {r['live_heap_peak_kb']} KB "
             f"(after gc.collect, once per virtual second), {r['spare_kb']:.0f} KB to spare; "
             f"smallest heap that still plays the game right: {r['smallest_heap_kb']} KB"
         )
