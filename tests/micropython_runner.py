@@ -17,7 +17,6 @@ MICROPYTHON = shutil.which("micropython", path=str(Path(sys.executable).parent))
 )
 
 
-
 def micropython_env(extra_path: list[Path] | None = None) -> dict:
     """MICROPYPATH replaces the default path, so keep `.frozen` (the built-in asyncio etc.)."""
     paths = [str(p) for p in (extra_path or [])] + [str(FIRMWARE), ".frozen"]
