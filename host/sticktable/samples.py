@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tablefw.compat import ticks_diff
+
 SENSED = ("placed", "fell", "topple", "touch")
 PRE_MS, POST_MS = 1500, 1000
 RATE_HZ = 10  # live updates per second at most (a browser needs no more to show a meter)
@@ -150,7 +152,7 @@ class SampleTap:
             self._last_published = now
             uncalibrated = self.cal.counts_per_gram is None
             self.publish(Sensors(t, load, tuple(cells), cop, tilted, uncalibrated))
-        while self.waiting and t - self.waiting[0]["t"] >= POST_MS:
+        while self.waiting and ticks_diff(t, self.waiting[0]["t"]) >= POST_MS:
             self._journal(self.waiting.pop(0))
 
     def flush(self) -> None:
@@ -162,9 +164,10 @@ class SampleTap:
         t0 = fact["t"]
         rows = []
         for t, load, cop, tilted, cells in self.ring:
-            if -PRE_MS <= t - t0 <= POST_MS:
+            dt = ticks_diff(t, t0)  # board ticks wrap at 2**30 ms
+            if -PRE_MS <= dt <= POST_MS:
                 x, y = cop if cop else (None, None)
-                rows.append([t - t0, load, x, y, *tilted, *cells])
+                rows.append([dt, load, x, y, *tilted, *cells])
         if rows:
             columns = [*COLUMNS, *(f"cell{i}_g" for i in range(len(rows[0]) - len(COLUMNS)))]
             self.journal_trace(fact, columns, rows)
