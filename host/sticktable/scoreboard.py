@@ -117,9 +117,17 @@ class TerminalStrip:
     """The strip drawn in the terminal, one line per new frame: coloured dots on a terminal,
     letters (rings_view's) otherwise. A blinking display prints each of its two frames once."""
 
-    def __init__(self, players: list[str], out: TextIO | None = None):
+    def __init__(
+        self,
+        players: list[str],
+        out: TextIO | None = None,
+        say: Callable[[str], None] | None = None,
+    ):
+        """`say` writes one line: the terminal's (so a frame never lands inside another
+        thread's line); by default a plain write to `out`."""
         self.players = players
         self.out = out or sys.stdout
+        self.say = say or self._write
         self._recent: list[bytes] = []
 
     def write(self, frame: bytes) -> None:
@@ -133,7 +141,10 @@ class TerminalStrip:
             seats.append(
                 f"{name} " + "".join(self._led(leds[i : i + 3]) for i in range(0, len(leds), 3))
             )
-        self.out.write("     scoreboard " + "  ".join(seats) + "\n")
+        self.say("     scoreboard " + "  ".join(seats))
+
+    def _write(self, line: str) -> None:
+        self.out.write(line + "\n")
         self.out.flush()
 
     def _led(self, grb: bytes) -> str:
@@ -213,13 +224,16 @@ class Scoreboard:
     def _run(self) -> None:
         key = None
         try:
-            while not self._stop.is_set():
+            while True:
+                stopping = self._stop.is_set()  # one last pass: the display shown before close
                 t_ms = int(self._clock() * 1000)
                 with self._lock:
                     now = (self.display.version, self.rings.phase(self.display, t_ms))
                 if now != key:
                     key = now
                     self.draw(t_ms)
+                if stopping:
+                    break
                 self._changed.wait(FRAME_S)
                 self._changed.clear()
         except Exception as err:  # noqa: BLE001 - a broken strip must not stop the table
@@ -242,13 +256,16 @@ def add_scoreboard_option(parser) -> None:
     )
 
 
-def open_scoreboard(text: str, players: list[str]) -> Scoreboard:
-    """The scoreboard --scoreboard asks for, started; UserError if it cannot be had."""
+def open_scoreboard(
+    text: str, players: list[str], say: Callable[[str], None] | None = None
+) -> Scoreboard:
+    """The scoreboard --scoreboard asks for, started; UserError if it cannot be had.
+    `say` writes the simulated strip's lines (the terminal's, shared with the game's)."""
     spec = parse_spec(text)
     seats = len(players)
     if spec.kind == "sim":
         _, pins = firmware_rings()
         count = spec.count or seats * pins.LEDS_PER_RING
-        return Scoreboard(seats, count, TerminalStrip(players), pi_sum_cap(count)).start()
+        return Scoreboard(seats, count, TerminalStrip(players, say=say), pi_sum_cap(count)).start()
     strip = NeoPixelStrip(spec.pin, spec.count)
     return Scoreboard(seats, spec.count, strip, pi_sum_cap(spec.count)).start()

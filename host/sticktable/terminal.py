@@ -117,11 +117,16 @@ class TerminalOutput:
             self.say(line)
 
 
+_STDOUT = threading.Lock()
+
+
 def print_line(text: str = "") -> None:
     """print(), except that a reader gone away (`sticktable run ... | head`) sends the rest
     nowhere instead of raising in the output's thread."""
     try:
-        print(text, flush=True)
+        with _STDOUT:  # one write per line: outputs in other threads never split it
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 

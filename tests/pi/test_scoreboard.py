@@ -115,3 +115,18 @@ def test_a_long_strip_is_capped_for_the_pi_supply(tmp_path):
     topple = bytes.fromhex(got["wire"][2])
     assert max(topple) < 140  # the red flash at full level would draw more: the cap acts
     assert sum(topple) <= got["limit"]
+
+
+def test_closing_draws_the_display_shown_last_one_line_per_frame():
+    """The game-over display comes a moment before the table closes the scoreboard: it is
+    drawn all the same, each frame as one line through the terminal's writer (so a frame
+    never lands inside a line another thread is printing)."""
+    from sticktable.scoreboard import Scoreboard, TerminalStrip
+
+    lines = []
+    strip = TerminalStrip(["Ann", "Bo"], say=lines.append)
+    board = Scoreboard(2, 24, strip, limit=10_000, clock=lambda: 0.0).start()
+    board.show(sc=[5, 0], scale=5, turn=None, mode="over", win=[1])
+    board.close()
+    assert lines and all("\n" not in line for line in lines)
+    assert lines[-1].split() == ["scoreboard", "Ann", "b" * 12, "Bo", "g" * 12]

@@ -146,7 +146,7 @@ def run(args) -> int:
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
-                scoreboard = open_scoreboard(args.scoreboard, game.header["players"])
+                scoreboard = open_scoreboard(args.scoreboard, game.header["players"], screen)
                 stack.enter_context(contextlib.closing(scoreboard))
             sim = (
                 stack.enter_context(simulate(game.header, args.seed, args.speed))
