@@ -30,7 +30,8 @@
 #                            END when the sample source is finished (simulation only)
 #   board.wait_sample()      awaitable: returns when a sample may be ready (may return early)
 #   board.sample_done()      the last sample is fully processed (simulation: lockstep ack)
-#   board.buttons() -> int   held seat buttons, bit i = seat i (read per sample, no allocation)
+#   board.buttons() -> int   held seat buttons, bit i = seat i (no allocation): read per
+#                            sample, and on a real board (not paced) between samples too
 #   board.show(frame)        put a GRB frame (bytearray, 3 bytes per LED) on the LED chain
 #   board.read_host(buf) -> int
 #                            host bytes that are already there, into buf, never blocking:
@@ -116,6 +117,10 @@ class App:
         board = self.board
         t = board.read_sample(self.cells, self.accel)
         if t < 0:
+            if t == NO_SAMPLE and not board.paced:
+                # Real pins: read between samples too, so a short press is not lost while
+                # the cells are silent (chips resetting, a read the machine stalled).
+                self._take_buttons(ticks_ms())
             return t
         self.t_ms = t
         self.samples += 1
@@ -130,15 +135,18 @@ class App:
             out = self._det_out
             while det.pop(out):
                 self._queue.push(out[0], out[1], out[2], out[3])
+        self._take_buttons(t)
+        board.sample_done()
+        return t
+
+    def _take_buttons(self, t):
         buttons = self.buttons
-        if buttons.update(t, board.buttons()):
+        if buttons.update(t, self.board.buttons()):
             out = self._btn_out
             while buttons.pop(out):
                 self._queue.push(schema.BUTTON, out[2], out[0], out[1])
         if self._queue.count:
             self._wake.set()
-        board.sample_done()
-        return t
 
     # -- events to the host -----------------------------------------------------------------
 

@@ -112,14 +112,17 @@ class TimedBus(HX711Bus):
             self._long = True
 
     def read(self, out):
-        if self._resync and ticks_diff(ticks_ms(), self._settle_from) < SETTLE_MS:
-            return False  # not clocked at all while they settle: no pulse to run long
-        self._resync = False
+        if self._resync and self._resetting is None:
+            if ticks_diff(ticks_ms(), self._settle_from) < SETTLE_MS:
+                return False  # not clocked at all while they settle: no pulse to run long
+            self._resync = False
         self._long = False
         got = HX711Bus.read(self, out)
         if self._long:
+            # The chips the stall powered down restart at their first bit, and may count the
+            # read's last pulses as a read of their own: a reset puts every one in step.
             self.long_reads += 1
-            self.power_up()  # they restart at channel A gain 128 and settle: drop till then
+            self.reset()
             self._resync = True
             return False
         if got:

@@ -35,6 +35,7 @@ PULSES_B32 = const(26)
 PULSES_A64 = const(27)
 POWER_DOWN_US = const(60)  # SCK high longer than this powers the chip down
 SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin (78-92 Hz)
+STEP_MS = const(40)  # a chip not ready this long (3 conversions at 80/s) is out of step: reset
 DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
 STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
@@ -46,8 +47,10 @@ class HX711Bus:
     `irq_off()` -> state and `irq_on(state)` (e.g. machine.disable_irq / enable_irq) bracket
     each clock-high phase so an interrupt cannot stretch it past POWER_DOWN_US. `clock_ms()`
     (time.ticks_ms on a board) times dead chips and settling. read() never waits: it reads once
-    every chip still answering has data, and a chip whose DOUT has not fallen for DEAD_MS is
-    read around (MISSING) until it answers again, so one dead chip cannot stop the others.
+    every chip still answering has data. A chip whose DOUT has not fallen for STEP_MS is out
+    of step with the clock (it counted a pulse the others did not, or missed one): the chips
+    are reset, once, by a power-down. One still silent DEAD_MS later is read around (MISSING)
+    until it answers again, so one dead chip cannot stop the others.
     """
 
     def __init__(self, sck, douts, irq_off=None, irq_on=None, pulses=PULSES_A128, clock_ms=None):
@@ -64,6 +67,8 @@ class HX711Bus:
         self._settle_from = now  # readings before SETTLE_MS from here are not valid yet
         self._switch = pulses != PULSES_A128  # the next read changes the chips' gain
         self.dead = 0  # bitmask: chips read around
+        self._reset_for = 0  # bitmask: chips silent since a reset made for them
+        self._resetting = None  # while SCK is held high to reset the chips: since when (ms)
         sck.value(0)
 
     def ready(self):
@@ -72,12 +77,29 @@ class HX711Bus:
         douts = self.douts
         seen = self._seen
         waiting = False
+        if self._resetting is not None:
+            # Two ticks of the ms clock apart: SCK was high at least 1 ms, far past 60 us.
+            if ticks_diff(now, self._resetting) >= 2:
+                self._resetting = None
+                self.power_up()
+            return False
         for i in range(len(douts)):
+            bit = 1 << i
             if not douts[i].value():
                 seen[i] = now
-                self.dead &= ~(1 << i)
+                self.dead &= ~bit
+                self._reset_for &= ~bit
+            elif self.dead & bit:
+                pass  # read around until it answers again
             elif ticks_diff(now, seen[i]) > DEAD_MS:
-                self.dead |= 1 << i
+                self.dead |= bit
+            elif ticks_diff(now, seen[i]) > STEP_MS and not self._reset_for & bit:
+                # Out of step: a power-down brings every chip on the clock back to its
+                # first bit (readings stop for SETTLE_MS). Once per silence: a chip truly
+                # gone is read around after DEAD_MS.
+                self._reset_for |= bit
+                self.reset()
+                return False
             else:
                 waiting = True
         return not waiting and self.dead != (1 << len(douts)) - 1
@@ -128,6 +150,12 @@ class HX711Bus:
             sck.value(1)
             sck.value(0)
             irq_on(state)
+
+    def reset(self):
+        """Power the chips down and, at a ready() call at least 1 ms later, up again: every
+        chip restarts at its first bit, whatever pulses it counted (never waits)."""
+        self.power_down()
+        self._resetting = self.clock_ms()
 
     def power_down(self):
         """Hold SCK high (> POWER_DOWN_US): the chips stop converting."""

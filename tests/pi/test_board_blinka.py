@@ -44,21 +44,24 @@ def readings(n):
 
 before = readings(3)
 world.stall_us = 200  # the next clock-high lasts 200 us: the process was preempted
+world.lag_us = int(sys.argv[2])  # ... and the rest of that read runs this slow per edge
+stalled = time.monotonic()
 after = readings(8)
 print(json.dumps({
     "before": before,
     "after": after,
+    "gap_ms": None if not after else round((time.monotonic() - stalled) * 1000),
     "power_downs": [chip.power_downs for chip in world.chips],
     "long_reads": getattr(bus, "long_reads", None),
 }))
 """
 
 
-def stalled_bus(tmp_path, kind: str) -> dict:
+def stalled_bus(tmp_path, kind: str, lag_us: int = 0) -> dict:
     script = tmp_path / "stall.py"
     script.write_text(STALL)
     result = subprocess.run(
-        pi_command([sys.executable, str(script), kind], tmp_path / "ns"),
+        pi_command([sys.executable, str(script), kind, str(lag_us)], tmp_path / "ns"),
         env=pi_env(),
         capture_output=True,
         text=True,
@@ -84,6 +87,17 @@ def test_a_long_clock_pulse_is_discarded_not_read_as_a_weight(tmp_path):
     assert got["long_reads"] >= 1  # (a busy machine may stretch a few more pulses itself)
     assert len(got["after"]) == 8
     assert all(map(true_weight, got["after"]))  # every reading kept is the plate's weight
+
+
+def test_chips_that_restart_during_a_stalled_read_are_put_back_in_step(tmp_path):
+    # The stall powers the chips down mid-read; the read's last pulses run so slow that the
+    # chips' first conversion after restarting completes among them, and they take the tail
+    # as a read of their own: out of step with the driver, DOUT never falls by itself. The
+    # driver resets them at once, instead of waiting out a dead chip's 0.5 s (a seat press
+    # in that silence would be missed).
+    got = stalled_bus(tmp_path, "timed", lag_us=1000)
+    assert len(got["after"]) == 8 and all(map(true_weight, got["after"]))
+    assert got["gap_ms"] < 400, got
 
 
 def test_the_plain_driver_would_have_read_garbage(tmp_path):

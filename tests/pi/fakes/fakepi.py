@@ -86,6 +86,8 @@ class World:
         self.levels = {}  # line -> level driven by the program (outputs)
         self.bias = {}  # line -> "up", "down" or None (inputs)
         self.stall_us = 0  # the next rising edge of the HX711 clock takes this long
+        self.lag_us = 0  # ... and each of the read's clock-lows after it this long
+        self._lagging = 0  # clock-lows still to stretch
         self._edges = []  # clock edges (time, level) the chips have not seen yet
         self.chips = [
             FakeHX711(self.clock, Cell(self, i), b_values=Cell(self, i))
@@ -149,9 +151,11 @@ class World:
             self._edges.append((self.clock.us, level))
             if level and self.stall_us:
                 stall, self.stall_us = self.stall_us, 0
-                end = time.perf_counter() + stall / 1e6
-                while time.perf_counter() < end:
-                    pass  # the process was preempted with the clock high
+                _busy(stall)  # the process was preempted with the clock high
+                self._lagging = 25  # the rest of the read (24 pulses at most), if lag_us
+            elif not level and self._lagging and self.lag_us:
+                self._lagging -= 1
+                _busy(self.lag_us)  # a busy machine: the read's tail runs slow (clock low)
 
     def _apply_edges(self):
         for at, level in self._edges:
@@ -185,6 +189,12 @@ class World:
         if self._leds:
             with open(self._leds, "a") as out:
                 out.write(f"{gpio} {bytes(wire).hex()}\n")
+
+
+def _busy(us):
+    end = time.perf_counter() + us / 1e6
+    while time.perf_counter() < end:
+        pass
 
 
 _world = None
