@@ -108,3 +108,22 @@ def test_a_window_still_open_when_the_table_stops_is_journaled_as_far_as_it_goes
     tap.flush()
     (fact, _, rows) = rec.traces[0]
     assert fact["k"] == "topple" and rows[-1][0] == 2988 - 2990
+
+
+def test_a_window_across_the_boards_tick_wrap_is_journaled_whole():
+    # The board's ms ticks wrap at 2**30 (MicroPython's ticks period): an event 0.5 s before
+    # the wrap has its samples before and after it in one window, at their true offsets.
+    wrap = 2**30
+    rec = Recorder()
+    tap = rec.tap()
+    tap.see(CAL)
+    event = wrap - 500
+    for t in range(event - 3000, event + 4000, 12):
+        tap.see(raw(t % wrap, [10.0] * 4 if t < event else [10.0, 10.0, 30.0, 10.0]))
+        if t == event:
+            tap.see({"k": "placed", "t": event, "s": 3, "g": 200})
+    assert len(rec.traces) == 1
+    times = [row[0] for row in rec.traces[0][2]]
+    assert times == sorted(times)
+    assert min(times) < -PRE_MS + 20 and max(times) > POST_MS - 20  # the wrap cut nothing off
+    assert rec.traces[0][2][-1][1] == pytest.approx(60.0)
