@@ -27,6 +27,9 @@ class StoredGame:
     events: list[tuple]  # (idx, event, at)
     facts: list[tuple] | None  # (boot, seq, message, decision, at); None: unreadable
     abandoned: float | None
+    traces: list[tuple] | None = (
+        None  # (boot, seq, kind, t, columns, samples, at); None: unreadable
+    )
 
     @property
     def id(self) -> int:
@@ -114,7 +117,26 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame:
         found = db.execute("SELECT at FROM abandoned WHERE game_id = ?", (game_id,)).fetchone()
     except JournalError:
         found = None  # an older journal has no such table
-    return StoredGame(row, events, facts, found[0] if found else None)
+    return StoredGame(row, events, facts, found[0] if found else None, _traces(db, game_id))
+
+
+def _traces(db: sqlite3.Connection, game_id: int) -> list[tuple] | None:
+    """The game's sensor traces; [] in a journal from before traces, None if unreadable."""
+    try:
+        if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'traces'").fetchone():
+            return []
+        traces = _rows(
+            db,
+            "SELECT boot, seq, kind, t, columns, samples, at FROM traces WHERE game_id = ?"
+            " ORDER BY id",
+            game_id,
+        )
+        for trace in traces:
+            json.loads(trace[4])
+            json.loads(trace[5])
+    except (JournalError, ValueError):
+        return None
+    return traces
 
 
 def check_game(db: sqlite3.Connection, game_id: int) -> str:
@@ -163,6 +185,8 @@ def recover(old: Path, new: Path) -> tuple[list[str], list[int]]:
                         f"game {game_id}: saved without its board messages, so abandoned "
                         "(it cannot be resumed)"
                     )
+                if stored.traces is None:
+                    notes.append(f"game {game_id}: saved without its sensor traces (damaged)")
     finally:
         db.close()
     saved = len(ids) - len(lost)
@@ -184,6 +208,11 @@ def _write(target: Journal, stored: StoredGame) -> None:
         db.executemany(
             "INSERT INTO facts (game_id, boot, seq, message, decision, at) VALUES (?,?,?,?,?,?)",
             [(stored.id, *fact) for fact in stored.facts or []],
+        )
+        db.executemany(
+            "INSERT INTO traces (game_id, boot, seq, kind, t, columns, samples, at)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [(stored.id, *trace) for trace in stored.traces or []],
         )
         if stored.abandoned is not None:
             db.execute("INSERT INTO abandoned VALUES (?, ?)", (stored.id, stored.abandoned))

@@ -28,6 +28,14 @@ def make_journal(path, games=6, turns=15, pad=0):
                 journal.append_event(game_id, idx, event)
                 fact = {"k": "placed", "s": idx, "pad": "x" * pad}
                 journal.record_fact(game_id, fact, "applied", boot="b1")
+                if idx % 5 == 1:  # a placement's raw samples, as a table streaming them keeps
+                    journal.record_trace(
+                        game_id,
+                        fact | {"t": 100 * idx},
+                        "b1",
+                        ["dt_ms", "load_g"],
+                        [[-10, 40.0], [10, 48.0]],
+                    )
             if number == 1:
                 journal.finish(game_id)
     return path
@@ -83,7 +91,8 @@ def test_check_says_which_games_are_damaged_and_recover_saves_the_rest(tmp_path)
     assert sticktable("journal", "check", "--journal", str(path)).returncode == 0
     with Journal(path, read_only=True) as journal:
         before = {
-            row.id: (row, journal.events(row.id), journal.facts(row.id)) for row in journal.games()
+            row.id: (row, journal.events(row.id), journal.facts(row.id), _traces(journal, row.id))
+            for row in journal.games()
         }
     damage(path)
     checked = sticktable("journal", "check", "--journal", str(path))
@@ -96,12 +105,21 @@ def test_check_says_which_games_are_damaged_and_recover_saves_the_rest(tmp_path)
         rows = journal.games()
         assert [row.id for row in rows] == sorted(before)
         for row in rows:
-            old_row, events, facts = before[row.id]
+            old_row, events, facts, traces = before[row.id]
             assert (row.header, row.status) == (old_row.header, old_row.status)
             assert journal.events(row.id) == events
             assert [f["message"] for f in journal.facts(row.id)] == [f["message"] for f in facts]
+            assert traces and _traces(journal, row.id) == traces  # the sensor traces too
     assert sticktable("journal", "check", "--journal", str(new)).returncode == 0
     assert sticktable("replay", "3", "--journal", str(new)).returncode == 0
+
+
+def _traces(journal, game_id):
+    """The game's traces with their samples, without their ids (a new file numbers anew)."""
+    return [
+        {key: value for key, value in journal.trace(game_id, listed["id"]).items() if key != "id"}
+        for listed in journal.traces(game_id)
+    ]
 
 
 def test_recover_names_the_games_it_could_not_save(tmp_path):
