@@ -16,6 +16,7 @@ import contextlib
 import copy
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -210,7 +211,11 @@ class Table:
                 self._on_inputs()
                 self._tell_state()
                 self._show_rings()
-            self._on_messages(self.link.poll(FINAL_FRAMES_S))  # the game-over frame
+            # The board's last messages and its game-over frame: the whole while, as a poll
+            # returns at the first message (an acknowledgement, a raw sample).
+            end = time.monotonic() + FINAL_FRAMES_S
+            while (left := end - time.monotonic()) > 0:
+                self._on_messages(self.link.poll(left))
             if self.tap is not None:
                 self.tap.flush()  # the last events' samples, as far as they go
             self._tell_state()

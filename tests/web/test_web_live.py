@@ -96,8 +96,8 @@ def test_a_stick_stack_game_watched_on_the_room_view(tmp_path, page_for):
         leds = page.locator(f'.ring[data-player="{winner}"] circle').evaluate_all(
             "cs => cs.map(c => c.dataset.led)"
         )
-        assert len(leds) == 12 and any(led != "#000000" for led in leds)
-        assert all(int(led[3:5], 16) >= int(led[1:3], 16) for led in leds if led != "#000000")
+        rgb = [(int(led[1:3], 16), int(led[3:5], 16), int(led[5:7], 16)) for led in leds]
+        assert len(rgb) == 12 and all(g > max(r, b) for r, g, b in rgb), leds  # full, green
         assert not page.errors
         screenshot(page, "room")
     finally:
