@@ -69,3 +69,19 @@ def test_a_lay_down_checked_then_entered_on_the_sticks_referee_screen(tmp_path, 
     finally:
         served.proc.stdin.close()
         served.stop()
+
+
+def test_a_pages_answer_says_what_the_table_made_of_it_without_the_terminals_echo():
+    from sticktable.table import Answer
+    from sticktable.web.live import answer_json
+
+    line = '{"type": "draw", "player": "Ann", "from": "stock"}'
+    said = (
+        f"          key {line:28} -> #6 draw player=Ann from=stock",
+        "          -- deal 1, play: Ann's turn (discard, laydown)",
+    )
+    assert answer_json(line, Answer(True, said, 1)) == {
+        "ok": "#6 draw player=Ann from=stock · deal 1, play: Ann's turn (discard, laydown)"
+    }
+    refused = answer_json("undo", Answer(False, ("  key: undo: nothing to undo",), 0))
+    assert refused == {"error": "nothing to undo", "applied": 0}

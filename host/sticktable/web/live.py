@@ -198,8 +198,16 @@ class LiveTable:
 
 
 def answer_json(line: str, answer: Answer) -> dict:
-    """The table's answer to a web input: {"ok": what it said} or {"error": ...}."""
-    message = " ".join(text.strip() for text in answer.said)
+    """The table's answer to a web input: {"ok": what it said} or {"error": ...}, without
+    the terminal's echo of the line (the page knows what it sent)."""
+    echoes = (f"key {line.strip():28} -> ", f"key: {line.strip()}: ", "-- ")
+    parts = []
+    for text in answer.said:
+        text = text.strip()
+        for echo in echoes:
+            text = text.removeprefix(echo.lstrip())
+        parts.append(text)
+    message = " · ".join(part for part in parts if part)
     refused = not answer.applied and line.split()[0] != "ok"
     if refused or "refused:" in message:
         return {"error": message or "nothing happened", "applied": answer.events}
