@@ -283,7 +283,12 @@ class Detector:
             v = cells[i]
             k = 3 * i
             if v >= _WILD_HI or v <= _WILD_LO:  # missing, saturated or no HX711 value at all
-                v = med[k + (mi + 2) % 3]  # no reading: repeat the previous one
+                # No reading: repeat the previous one, unless it was a wild value (repeated,
+                # two alike would pass the median): then the median of the last three.
+                v = med[k + (mi + 2) % 3]
+                m = median3(med[k], med[k + 1], med[k + 2])
+                if v - m > self._spike[i] or m - v > self._spike[i]:
+                    v = m
                 if fresh and self._seen == 0:
                     v = 0
             if fresh:
