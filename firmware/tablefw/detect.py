@@ -34,6 +34,7 @@
 #   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
 #   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 
+import math
 from array import array
 
 from tablefw.compat import const, ticks_diff
@@ -69,7 +70,9 @@ _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
 _CLAMP_TOTAL = const(1000000)  # 10 kg: the resonance filter's products stay small ints
 _CLAMP_MOM = const(500000)  # g x mm: 5 kg at 100 mm, ditto
-_CH = const(8)  # ints of state per filtered channel: y[n-1], y[n-2], sum, _SMOOTH values
+_CH = const(3)  # ints of state per filtered channel: y[n-1], y[n-2], sum of the boxcar
+_UH = const(32)  # filtered values kept per channel for the boxcar (power of two)
+_UMASK = const(31)
 # Plate resonance: coefficients of the ringing's linear prediction in Q8 (x256).
 _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
@@ -77,7 +80,9 @@ _FIT_EVERY = const(4)
 _CONFIRM = const(3)  # fits that must agree before the filter is used
 _AGREE = const(28)  # ... within this much (Q8) of each coefficient
 _FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
-_SMOOTH = const(4)  # filtered totals averaged (power of two)
+_SMOOTH = const(4)  # filtered totals averaged over this many samples, or over one period of
+_P4_MIN = const(40)  # a ringing this slow or slower (periods in quarter samples: 10 samples) ...
+_P4_MAX = const(120)  # ... up to this slow
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
 _POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the plate ...
 _POLE_MAX = const(254)  # ... but not an undamped hand tremor
@@ -162,14 +167,22 @@ class Detector:
         # Plate resonance: raw totals, their differences and the fit's running sums.
         self._dr = array("i", [0] * _RING)
         self._di = 0
-        # Per channel (total, moment x, moment y): the last two raw values, then the sum and
-        # the _SMOOTH last values of the filtered one (see _inverse).
+        # Per channel (total, moment x, moment y): the last two raw values and the sum of the
+        # boxcar over the filtered ones (see _inverse), and the last _UH filtered values.
         self._ch = array("i", [0] * (3 * _CH))
+        self._uh = array("i", [0] * (3 * _UH))
+        # cos^2 (x1024) of the angle per sample of a ringing with a period of _P4_MIN + j
+        # quarter samples: the learned ringing's period from its coefficients, in integers.
+        self._cos2 = array("i", [0] * (_P4_MAX - _P4_MIN + 1))
+        for j in range(len(self._cos2)):
+            self._cos2[j] = int(round(math.cos(8 * math.pi / (_P4_MIN + j)) ** 2 * 1024))
+        self._bn = _SMOOTH  # the boxcar: whole samples and sixteenths of one more
+        self._bf = 0
         self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
         self._p1 = 0
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
-        self._si = 0  # where the next filtered value goes in each channel's _SMOOTH
+        self._si = 0  # where the next filtered value goes in each channel's history
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2)
@@ -326,7 +339,7 @@ class Detector:
         # Moments in g x mm, their ringing nulled the same way (the plate rings as one).
         mx = self._inverse(_CH, _clamp(mx // 100, _CLAMP_MOM))
         my = self._inverse(2 * _CH, _clamp(my // 100, _CLAMP_MOM))
-        self._si = (self._si + 1) & (_SMOOTH - 1)
+        self._si = (self._si + 1) & _UMASK
         ri = self._ri
         self._ring[ri] = total
         self._ax[ri] = ax
@@ -366,26 +379,66 @@ class Detector:
 
     def _inverse(self, k, y):
         """Channel k's value through the inverse of the learned ringing (unit gain for a steady
-        load), averaged over _SMOOTH samples (the inverse filter raises the cells' noise)."""
+        load), averaged over one period of the ringing (at least _SMOOTH samples): the average
+        nulls what the inverse leaves of a lightly damped ringing whose damping the fit cannot
+        tell from noise, and the cells' noise the inverse filter raises."""
         ch = self._ch
+        uh = self._uh
+        b = (k // _CH) * _UH
         if self._seen <= 3:
-            for j in range(_CH):
-                ch[k + j] = y
-            ch[k + 2] = y * _SMOOTH
+            ch[k] = y
+            ch[k + 1] = y
+            ch[k + 2] = y * self._bn
+            for j in range(_UH):
+                uh[b + j] = y
             return y
         a1 = self._a1
         a2 = self._a2
         u = y
         if a1 or a2:
-            u = (_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2)
+            u = _clamp((_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2), _CLAMP_TOTAL)
         ch[k + 1] = ch[k]
         ch[k] = y
-        j = k + 3 + self._si
-        ch[k + 2] += u - ch[j]
-        ch[j] = u
+        si = self._si
+        n = self._bn
+        old = uh[b + ((si - n) & _UMASK)]
+        ch[k + 2] += u - old
+        uh[b + si] = u
         if not (a1 or a2):
             return u
-        return ch[k + 2] // _SMOOTH
+        f = self._bf
+        return (16 * ch[k + 2] + f * old) // (16 * n + f)
+
+    def _period(self):
+        """The boxcar's length: one period of the learned ringing (from a1^2 / -a2 = 4 cos^2
+        of its angle per sample), the running sums recomputed for the new length."""
+        a1 = self._a1
+        p4 = 4 * _SMOOTH
+        cos2 = self._cos2
+        c2 = a1 * a1 // -self._a2 if a1 > 0 and self._a2 < 0 else 0  # cos^2 x1024
+        if c2 >= cos2[0]:  # slow: the longest period whose cos^2 is at most c2
+            lo = 0
+            hi = len(cos2) - 1
+            while lo < hi:
+                mid = (lo + hi + 1) >> 1
+                if cos2[mid] <= c2:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            p4 = _P4_MIN + lo
+        n = p4 >> 2
+        self._bf = (p4 & 3) * 4
+        if n == self._bn:
+            return
+        self._bn = n
+        uh = self._uh
+        si = self._si
+        for c in range(3):
+            b = c * _UH
+            t = 0
+            for j in range(1, n + 1):
+                t += uh[b + ((si - j) & _UMASK)]
+            self._ch[c * _CH + 2] = t
 
     def _fit(self, di):
         """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
@@ -449,6 +502,7 @@ class Detector:
         if self._fits >= _CONFIRM:
             self._a1 = self._c1
             self._a2 = self._c2
+            self._period()
 
     def _median(self, k):
         med = self._med
@@ -758,11 +812,11 @@ class Detector:
             self._mx = mx
             self._my = my
             return
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+            self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
+            return
         if d < -s // 2:
             self._fell(t, -d, mx, my)
-            return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
-            self._fall_tail(t, d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
         fits = self._one_lo < d < self._one_hi
@@ -784,12 +838,18 @@ class Detector:
         most = self._fall_n + self._nsticks
         if n > most:
             n = most
+        told = self._fall_n + self._fk  # reported: the fall and onsets since
+        self._fk = 0
+        if n > told:
+            self._emit(FELL, t, n - told, -d)
         if n > self._fall_n:
-            self._emit(FELL, t, n - self._fall_n, -d)
             self._forget(n - self._fall_n, -d)
             self._fall_n = n
         elif d < 0:
             self._sum = self._sum + d if self._sum + d > 0 else 0
+        if told > self._fall_n:
+            self._fall_n = told
+        self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
 
