@@ -178,6 +178,10 @@ class Detector:
             self._cos2[j] = int(round(math.cos(8 * math.pi / (_P4_MIN + j)) ** 2 * 1024))
         self._bn = _SMOOTH  # the boxcar: whole samples and sixteenths of one more
         self._bf = 0
+        self._ms_per_sample = 1000 // max(1, int(rate_hz))
+        # After a jolt, levels wait this long: what a knock's kick leaves through the inverse
+        # filter is spread over the boxcar, so a longer boxcar waits longer.
+        self._hush = _SHAKE_MS
         self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
         self._p1 = 0
         self._p2 = 0
@@ -428,6 +432,7 @@ class Detector:
             p4 = _P4_MIN + lo
         n = p4 >> 2
         self._bf = (p4 & 3) * 4
+        self._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * self._ms_per_sample // 4
         if n == self._bn:
             return
         self._bn = n
@@ -571,9 +576,9 @@ class Detector:
             self._last_fall_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
-        if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
+        if not self._ep and self._nring >= _WIN and shaken > self._hush:
             self._learn_noise(spread, rate)
-        calm = self._nring >= _WIN and shaken > _SHAKE_MS
+        calm = self._nring >= _WIN and shaken > self._hush
         stable = calm and spread <= self._band
         if stable:
             self._run += 1
@@ -621,7 +626,7 @@ class Detector:
                 self._commit(d, mx, my)
                 return
             self._last_loose = d // self._same
-        if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
+        if shaken > self._hush and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
@@ -629,7 +634,7 @@ class Detector:
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         knocked = ticks_diff(t, self._knock_t)
         # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
-        if knocked > _SHAKE_MS and self._a2 and not self._ep_pos:
+        if knocked > self._hush and self._a2 and not self._ep_pos:
             self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
 
     def _onset(self, t, drop):
