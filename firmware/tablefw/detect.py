@@ -635,17 +635,18 @@ class Detector:
         knocked = ticks_diff(t, self._knock_t)
         # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
         if knocked > self._hush and self._a2 and not self._ep_pos:
-            self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
+            self._onset(t, level, level - self._avg(self._ring, 2))  # the level not yet moved
 
-    def _onset(self, t, drop):
+    def _onset(self, t, level, drop):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
         reported once its weight has (all but a quarter) gone; the count is settled at the
-        final level (_fell)."""
+        final level (_fell). A weight leaving goes one way: what the filter leaves of a
+        ringing (a knock's, or one it has not learned right) swings above the level too."""
         unit = self._unit()
         k = (drop + unit // 4) // unit
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
-        if k <= self._fk:
+        if k <= self._fk or (not self._fk and self._above(level, _WIN) > self._band):
             self._fk_run = 0
             return
         self._fk_run += 1
@@ -654,6 +655,18 @@ class Detector:
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
+
+    def _above(self, level, count):
+        """How far the last `count` totals went above `level` (0 if none did)."""
+        ring = self._ring
+        j = self._ri
+        hi = 0
+        for _ in range(count):
+            j = (j - 1) & _RMASK
+            v = ring[j] - level
+            if v > hi:
+                hi = v
+        return hi
 
     def _learn_noise(self, spread, rate):
         spread *= 16
