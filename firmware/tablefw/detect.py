@@ -639,19 +639,23 @@ class Detector:
 
     def _onset(self, t, level, drop):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
-        reported once its weight has (all but a quarter) gone; the count is settled at the
+        reported once 60 % of its weight has gone; the count is settled at the
         final level (_fell). A weight leaving goes one way: what the filter leaves of a
         ringing (a knock's, or one it has not learned right) swings above the level too."""
         unit = self._unit()
-        k = (drop + unit // 4) // unit
+        hold = 2
+        if ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
+            # What is left of a knock's ringing dips for under half a period.
+            hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
+        k = (drop + unit * 2 // 5) // unit
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
         if k <= self._fk or (not self._fk and self._above(level, _WIN) > self._band):
             self._fk_run = 0
             return
         self._fk_run += 1
-        if self._fk_run < 2:
-            return  # held for two samples
+        if self._fk_run < hold:
+            return  # held for two samples (longer after a knock)
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
