@@ -186,6 +186,7 @@ class Detector:
         self._p1 = 0
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
+        self._pq = 0  # the cells' noise in _p0: its floor (falls at once, rises slowly)
         self._si = 0  # where the next filtered value goes in each channel's history
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
@@ -376,6 +377,10 @@ class Detector:
         self._h0 += d * d - h * h
         dr[di] = d
         self._di = (di + 1) & _RMASK
+        if self._p0 < self._pq or self._seen < 3 * _RW:
+            self._pq = self._p0
+        else:
+            self._pq += (self._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
                 self._fit(di)
@@ -462,6 +467,15 @@ class Detector:
         s02 = self._p2
         p0 = self._p0
         h0 = self._h0
+        if self._bn > _SMOOTH:
+            # A slow plate's pole sits close to 1, where the cells' white noise (var in
+            # d[n]^2, -var/2 in d[n]d[n-1]) pulls the fit to a slower, more damped ringing
+            # than the plate's: taken out.
+            q = self._pq
+            s11 -= q
+            s22 -= q
+            s12 += q >> 1
+            s01 += q >> 1
         while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
             p0 >>= 1
             h0 >>= 1
