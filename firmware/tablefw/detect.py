@@ -15,17 +15,22 @@
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick.
-# - A fall is reported at its onset through the nulled ringing, each stick as its weight has
-#   gone; the count is settled at the final level, and a fall's tail (less than half a stick,
-#   no hand, soon after) settles it on the whole drop: a partial drop is never an extra stick.
+# - A fall is reported at its onset through the nulled ringing, each stick as 60 % of its weight
+#   has gone, going one way (a ringing's leftover swings above the level too; after a knock a
+#   drop must hold half a period); the count is settled at the final level, and a further drop
+#   soon after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop
+#   less what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
-#   it with the inverse second-order filter: every level decision is made on the nulled total
-#   (and moments). Where a ringing was seen, a level one stick up that holds within a few
-#   bands is placed without waiting for what the filter leaves of it to die away.
+#   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
+#   (10+ samples a period), over one period: there noise biases the fitted damping and the
+#   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
+#   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
+#   one stick up that holds within a few bands is placed without waiting for what the filter
+#   leaves of it to die away.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -865,9 +870,10 @@ class Detector:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
     def _fall_tail(self, t, d, mx, my):
-        """The rest of a fall whose level was caught mid-slide or mid-ring (less than half a
-        stick, no hand on the tower): the count is settled on the whole drop, so a partial
-        drop is never an extra stick, and a stick counted short is added."""
+        """A change soon after a fall with no hand on the tower (the rest of a fall whose level
+        was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
+        drop less what was reported (the fall and onsets since), so a partial drop is never
+        an extra stick, and a stick counted short is added."""
         unit = self._unit()
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
