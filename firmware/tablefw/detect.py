@@ -39,7 +39,6 @@
 #   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
 #   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 
-import math
 from array import array
 
 from tablefw.compat import const, ticks_diff
@@ -47,6 +46,7 @@ from tablefw.intqueue import IntQueue
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
+from tablefw.ringfit import cos2_table, fit
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
@@ -82,15 +82,9 @@ _UMASK = const(31)
 _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
 _FIT_EVERY = const(4)
-_CONFIRM = const(3)  # fits that must agree before the filter is used
-_AGREE = const(28)  # ... within this much (Q8) of each coefficient
 _FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
-_SMOOTH = const(4)  # filtered totals averaged over this many samples, or over one period of
-_P4_MIN = const(40)  # a ringing this slow or slower (periods in quarter samples: 10 samples) ...
-_P4_MAX = const(120)  # ... up to this slow
+_SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
-_POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the plate ...
-_POLE_MAX = const(254)  # ... but not an undamped hand tremor
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
 _TILTING_MG = const(50)  # ... and past ~3 degrees weight loss is the tower's, not sticks'
 # Weights in % of the nominal stick.
@@ -176,11 +170,7 @@ class Detector:
         # boxcar over the filtered ones (see _inverse), and the last _UH filtered values.
         self._ch = array("i", [0] * (3 * _CH))
         self._uh = array("i", [0] * (3 * _UH))
-        # cos^2 (x1024) of the angle per sample of a ringing with a period of _P4_MIN + j
-        # quarter samples: the learned ringing's period from its coefficients, in integers.
-        self._cos2 = array("i", [0] * (_P4_MAX - _P4_MIN + 1))
-        for j in range(len(self._cos2)):
-            self._cos2[j] = int(round(math.cos(8 * math.pi / (_P4_MIN + j)) ** 2 * 1024))
+        self._cos2 = cos2_table()  # (tablefw/ringfit.py: the fit and the period)
         self._bn = _SMOOTH  # the boxcar: whole samples and sixteenths of one more
         self._bf = 0
         self._ms_per_sample = 1000 // max(1, int(rate_hz))
@@ -388,7 +378,7 @@ class Detector:
             self._pq += (self._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                self._fit(di)
+                fit(self, di)
         return self._inverse(0, y)
 
     def _inverse(self, k, y):
@@ -422,111 +412,6 @@ class Detector:
             return u
         f = self._bf
         return (16 * ch[k + 2] + f * old) // (16 * n + f)
-
-    def _period(self):
-        """The boxcar's length: one period of the learned ringing (from a1^2 / -a2 = 4 cos^2
-        of its angle per sample), the running sums recomputed for the new length."""
-        a1 = self._a1
-        p4 = 4 * _SMOOTH
-        cos2 = self._cos2
-        c2 = a1 * a1 // -self._a2 if a1 > 0 and self._a2 < 0 else 0  # cos^2 x1024
-        if c2 >= cos2[0]:  # slow: the longest period whose cos^2 is at most c2
-            lo = 0
-            hi = len(cos2) - 1
-            while lo < hi:
-                mid = (lo + hi + 1) >> 1
-                if cos2[mid] <= c2:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            p4 = _P4_MIN + lo
-        n = p4 >> 2
-        self._bf = (p4 & 3) * 4
-        self._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * self._ms_per_sample // 4
-        if n == self._bn:
-            return
-        self._bn = n
-        uh = self._uh
-        si = self._si
-        for c in range(3):
-            b = c * _UH
-            t = 0
-            for j in range(1, n + 1):
-                t += uh[b + ((si - j) & _UMASK)]
-            self._ch[c * _CH + 2] = t
-
-    def _fit(self, di):
-        """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
-        it if it predicts well, is a damped oscillation and decays as fast as the window's
-        energy does (a hand's tremor does not), blended into what was learned."""
-        dr = self._dr
-        d0 = dr[di]
-        d1 = dr[(di - 1) & _RMASK]
-        w0 = dr[(di - _RW) & _RMASK]
-        w1 = dr[(di - _RW - 1) & _RMASK]
-        # Sums over the window of d[n-1]^2, d[n-2]^2, d[n-1]d[n-2] from the running ones.
-        s11 = self._p0 - d0 * d0 + w0 * w0
-        s22 = s11 - d1 * d1 + w1 * w1
-        s12 = self._p1 - d0 * d1 + w0 * w1
-        s01 = self._p1
-        s02 = self._p2
-        p0 = self._p0
-        h0 = self._h0
-        if self._bn > _SMOOTH:
-            # A slow plate's pole sits close to 1, where the cells' white noise (var in
-            # d[n]^2, -var/2 in d[n]d[n-1]) pulls the fit to a slower, more damped ringing
-            # than the plate's: taken out.
-            q = self._pq
-            s11 -= q
-            s22 -= q
-            s12 += q >> 1
-            s01 += q >> 1
-        while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
-            p0 >>= 1
-            h0 >>= 1
-            s11 >>= 1
-            s22 >>= 1
-            s12 >>= 1
-            s01 >>= 1
-            s02 >>= 1
-        den = (s11 * s22 - s12 * s12) >> 8
-        if den <= 0:
-            return
-        a1 = (s01 * s22 - s02 * s12) // den
-        a2 = (s11 * s02 - s12 * s01) // den
-        if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
-            return
-        rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
-        if rest * 8 >= p0:
-            return
-        # Energy of the newer half against the older: a free ring decays by r^2 per sample.
-        q = _Q
-        for _ in range(_RW // 2):
-            q = q * -a2 >> 8
-        older = p0 - h0
-        if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
-            return
-        # A plate rings the same way every time: a fit that agrees with the candidate
-        # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
-        c1 = self._c1
-        c2 = self._c2
-        if self._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
-            self._c1 = c1 + ((a1 - c1) >> 2)
-            self._c2 = c2 + ((a2 - c2) >> 2)
-            self._odd = 0
-            if self._fits < 1000:
-                self._fits += 1
-        elif self._fits < _CONFIRM or self._odd >= 2 * _CONFIRM:
-            self._c1 = a1  # a new candidate
-            self._c2 = a2
-            self._fits = 1
-            self._odd = 0
-        else:
-            self._odd += 1
-        if self._fits >= _CONFIRM:
-            self._a1 = self._c1
-            self._a2 = self._c2
-            self._period()
 
     def _median(self, k):
         med = self._med
