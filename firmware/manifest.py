@@ -23,6 +23,7 @@ package(
         "pressfall.py",
         "proto.py",
         "reading.py",
+        "ringfit.py",
         "rings.py",
         "schema.py",
     ),

@@ -15,17 +15,22 @@
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick.
-# - A fall is reported at its onset through the nulled ringing, each stick as its weight has
-#   gone; the count is settled at the final level, and a fall's tail (less than half a stick,
-#   no hand, soon after) settles it on the whole drop: a partial drop is never an extra stick.
+# - A fall is reported at its onset through the nulled ringing, each stick as 60 % of its weight
+#   has gone, going one way (a ringing's leftover swings above the level too; after a knock a
+#   drop must hold half a period); the count is settled at the final level, and a further drop
+#   soon after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop
+#   less what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
-#   it with the inverse second-order filter: every level decision is made on the nulled total
-#   (and moments). Where a ringing was seen, a level one stick up that holds within a few
-#   bands is placed without waiting for what the filter leaves of it to die away.
+#   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
+#   (10+ samples a period), over one period: there noise biases the fitted damping and the
+#   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
+#   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
+#   one stick up that holds within a few bands is placed without waiting for what the filter
+#   leaves of it to die away.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -41,6 +46,7 @@ from tablefw.intqueue import IntQueue
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
+from tablefw.ringfit import cos2_table, fit
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
@@ -69,18 +75,16 @@ _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
 _CLAMP_MM = const(255)
 _CLAMP_TOTAL = const(1000000)  # 10 kg: the resonance filter's products stay small ints
 _CLAMP_MOM = const(500000)  # g x mm: 5 kg at 100 mm, ditto
-_CH = const(8)  # ints of state per filtered channel: y[n-1], y[n-2], sum, _SMOOTH values
+_CH = const(3)  # ints of state per filtered channel: y[n-1], y[n-2], sum of the boxcar
+_UH = const(32)  # filtered values kept per channel for the boxcar (power of two)
+_UMASK = const(31)
 # Plate resonance: coefficients of the ringing's linear prediction in Q8 (x256).
 _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
 _FIT_EVERY = const(4)
-_CONFIRM = const(3)  # fits that must agree before the filter is used
-_AGREE = const(28)  # ... within this much (Q8) of each coefficient
 _FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
-_SMOOTH = const(4)  # filtered totals averaged (power of two)
+_SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
-_POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the plate ...
-_POLE_MAX = const(254)  # ... but not an undamped hand tremor
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
 _TILTING_MG = const(50)  # ... and past ~3 degrees weight loss is the tower's, not sticks'
 # Weights in % of the nominal stick.
@@ -162,14 +166,23 @@ class Detector:
         # Plate resonance: raw totals, their differences and the fit's running sums.
         self._dr = array("i", [0] * _RING)
         self._di = 0
-        # Per channel (total, moment x, moment y): the last two raw values, then the sum and
-        # the _SMOOTH last values of the filtered one (see _inverse).
+        # Per channel (total, moment x, moment y): the last two raw values and the sum of the
+        # boxcar over the filtered ones (see _inverse), and the last _UH filtered values.
         self._ch = array("i", [0] * (3 * _CH))
+        self._uh = array("i", [0] * (3 * _UH))
+        self._cos2 = cos2_table()  # (tablefw/ringfit.py: the fit and the period)
+        self._bn = _SMOOTH  # the boxcar: whole samples and sixteenths of one more
+        self._bf = 0
+        self._ms_per_sample = 1000 // max(1, int(rate_hz))
+        # After a jolt, levels wait this long: what a knock's kick leaves through the inverse
+        # filter is spread over the boxcar, so a longer boxcar waits longer.
+        self._hush = _SHAKE_MS
         self._p0 = 0  # sums over _RW samples of d[n]*d[n], d[n]*d[n-1], d[n]*d[n-2]
         self._p1 = 0
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
-        self._si = 0  # where the next filtered value goes in each channel's _SMOOTH
+        self._pq = 0  # the cells' noise in _p0: its floor (falls at once, rises slowly)
+        self._si = 0  # where the next filtered value goes in each channel's history
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2)
@@ -283,7 +296,12 @@ class Detector:
             v = cells[i]
             k = 3 * i
             if v >= _WILD_HI or v <= _WILD_LO:  # missing, saturated or no HX711 value at all
-                v = med[k + (mi + 2) % 3]  # no reading: repeat the previous one
+                # No reading: repeat the previous one, unless it was a wild value (repeated,
+                # two alike would pass the median): then the median of the last three.
+                v = med[k + (mi + 2) % 3]
+                m = median3(med[k], med[k + 1], med[k + 2])
+                if v - m > self._spike[i] or m - v > self._spike[i]:
+                    v = m
                 if fresh and self._seen == 0:
                     v = 0
             if fresh:
@@ -321,7 +339,7 @@ class Detector:
         # Moments in g x mm, their ringing nulled the same way (the plate rings as one).
         mx = self._inverse(_CH, _clamp(mx // 100, _CLAMP_MOM))
         my = self._inverse(2 * _CH, _clamp(my // 100, _CLAMP_MOM))
-        self._si = (self._si + 1) & (_SMOOTH - 1)
+        self._si = (self._si + 1) & _UMASK
         ri = self._ri
         self._ring[ri] = total
         self._ax[ri] = ax
@@ -354,96 +372,46 @@ class Detector:
         self._h0 += d * d - h * h
         dr[di] = d
         self._di = (di + 1) & _RMASK
+        if self._p0 < self._pq or self._seen < 3 * _RW:
+            self._pq = self._p0
+        else:
+            self._pq += (self._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                self._fit(di)
+                fit(self, di)
         return self._inverse(0, y)
 
     def _inverse(self, k, y):
         """Channel k's value through the inverse of the learned ringing (unit gain for a steady
-        load), averaged over _SMOOTH samples (the inverse filter raises the cells' noise)."""
+        load), averaged over one period of the ringing (at least _SMOOTH samples): the average
+        nulls what the inverse leaves of a lightly damped ringing whose damping the fit cannot
+        tell from noise, and the cells' noise the inverse filter raises."""
         ch = self._ch
+        uh = self._uh
+        b = (k // _CH) * _UH
         if self._seen <= 3:
-            for j in range(_CH):
-                ch[k + j] = y
-            ch[k + 2] = y * _SMOOTH
+            ch[k] = y
+            ch[k + 1] = y
+            ch[k + 2] = y * self._bn
+            for j in range(_UH):
+                uh[b + j] = y
             return y
         a1 = self._a1
         a2 = self._a2
         u = y
         if a1 or a2:
-            u = (_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2)
+            u = _clamp((_Q * y - a1 * ch[k] - a2 * ch[k + 1]) // (_Q - a1 - a2), _CLAMP_TOTAL)
         ch[k + 1] = ch[k]
         ch[k] = y
-        j = k + 3 + self._si
-        ch[k + 2] += u - ch[j]
-        ch[j] = u
+        si = self._si
+        n = self._bn
+        old = uh[b + ((si - n) & _UMASK)]
+        ch[k + 2] += u - old
+        uh[b + si] = u
         if not (a1 or a2):
             return u
-        return ch[k + 2] // _SMOOTH
-
-    def _fit(self, di):
-        """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
-        it if it predicts well, is a damped oscillation and decays as fast as the window's
-        energy does (a hand's tremor does not), blended into what was learned."""
-        dr = self._dr
-        d0 = dr[di]
-        d1 = dr[(di - 1) & _RMASK]
-        w0 = dr[(di - _RW) & _RMASK]
-        w1 = dr[(di - _RW - 1) & _RMASK]
-        # Sums over the window of d[n-1]^2, d[n-2]^2, d[n-1]d[n-2] from the running ones.
-        s11 = self._p0 - d0 * d0 + w0 * w0
-        s22 = s11 - d1 * d1 + w1 * w1
-        s12 = self._p1 - d0 * d1 + w0 * w1
-        s01 = self._p1
-        s02 = self._p2
-        p0 = self._p0
-        h0 = self._h0
-        while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
-            p0 >>= 1
-            h0 >>= 1
-            s11 >>= 1
-            s22 >>= 1
-            s12 >>= 1
-            s01 >>= 1
-            s02 >>= 1
-        den = (s11 * s22 - s12 * s12) >> 8
-        if den <= 0:
-            return
-        a1 = (s01 * s22 - s02 * s12) // den
-        a2 = (s11 * s02 - s12 * s01) // den
-        if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
-            return
-        rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
-        if rest * 8 >= p0:
-            return
-        # Energy of the newer half against the older: a free ring decays by r^2 per sample.
-        q = _Q
-        for _ in range(_RW // 2):
-            q = q * -a2 >> 8
-        older = p0 - h0
-        if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
-            return
-        # A plate rings the same way every time: a fit that agrees with the candidate
-        # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
-        c1 = self._c1
-        c2 = self._c2
-        if self._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
-            self._c1 = c1 + ((a1 - c1) >> 2)
-            self._c2 = c2 + ((a2 - c2) >> 2)
-            self._odd = 0
-            if self._fits < 1000:
-                self._fits += 1
-        elif self._fits < _CONFIRM or self._odd >= 2 * _CONFIRM:
-            self._c1 = a1  # a new candidate
-            self._c2 = a2
-            self._fits = 1
-            self._odd = 0
-        else:
-            self._odd += 1
-        if self._fits >= _CONFIRM:
-            self._a1 = self._c1
-            self._a2 = self._c2
+        f = self._bf
+        return (16 * ch[k + 2] + f * old) // (16 * n + f)
 
     def _median(self, k):
         med = self._med
@@ -512,9 +480,9 @@ class Detector:
             self._last_fall_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
-        if not self._ep and self._nring >= _WIN and shaken > _SHAKE_MS:
+        if not self._ep and self._nring >= _WIN and shaken > self._hush:
             self._learn_noise(spread, rate)
-        calm = self._nring >= _WIN and shaken > _SHAKE_MS
+        calm = self._nring >= _WIN and shaken > self._hush
         stable = calm and spread <= self._band
         if stable:
             self._run += 1
@@ -562,7 +530,7 @@ class Detector:
                 self._commit(d, mx, my)
                 return
             self._last_loose = d // self._same
-        if shaken > _SHAKE_MS and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
+        if shaken > self._hush and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
@@ -570,26 +538,43 @@ class Detector:
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         knocked = ticks_diff(t, self._knock_t)
         # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
-        if knocked > _SHAKE_MS and self._a2 and not self._ep_pos:
-            self._onset(t, level - self._avg(self._ring, 2))  # the level not yet moved
+        if knocked > self._hush and self._a2 and not self._ep_pos:
+            self._onset(t, level, level - self._avg(self._ring, 2))  # the level not yet moved
 
-    def _onset(self, t, drop):
+    def _onset(self, t, level, drop):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
-        reported once its weight has (all but a quarter) gone; the count is settled at the
-        final level (_fell)."""
+        reported once 60 % of its weight has gone; the count is settled at the
+        final level (_fell). A weight leaving goes one way: what the filter leaves of a
+        ringing (a knock's, or one it has not learned right) swings above the level too."""
         unit = self._unit()
-        k = (drop + unit // 4) // unit
+        hold = 2
+        if ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
+            # What is left of a knock's ringing dips for under half a period.
+            hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
+        k = (drop + unit * 2 // 5) // unit
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
-        if k <= self._fk:
+        if k <= self._fk or (not self._fk and self._above(level, _WIN) > self._band):
             self._fk_run = 0
             return
         self._fk_run += 1
-        if self._fk_run < 2:
-            return  # held for two samples
+        if self._fk_run < hold:
+            return  # held for two samples (longer after a knock)
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
+
+    def _above(self, level, count):
+        """How far the last `count` totals went above `level` (0 if none did)."""
+        ring = self._ring
+        j = self._ri
+        hi = 0
+        for _ in range(count):
+            j = (j - 1) & _RMASK
+            v = ring[j] - level
+            if v > hi:
+                hi = v
+        return hi
 
     def _learn_noise(self, spread, rate):
         spread *= 16
@@ -753,11 +738,11 @@ class Detector:
             self._mx = mx
             self._my = my
             return
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+            self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
+            return
         if d < -s // 2:
             self._fell(t, -d, mx, my)
-            return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
-            self._fall_tail(t, d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
         fits = self._one_lo < d < self._one_hi
@@ -770,21 +755,28 @@ class Detector:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
     def _fall_tail(self, t, d, mx, my):
-        """The rest of a fall whose level was caught mid-slide or mid-ring (less than half a
-        stick, no hand on the tower): the count is settled on the whole drop, so a partial
-        drop is never an extra stick, and a stick counted short is added."""
+        """A change soon after a fall with no hand on the tower (the rest of a fall whose level
+        was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
+        drop less what was reported (the fall and onsets since), so a partial drop is never
+        an extra stick, and a stick counted short is added."""
         unit = self._unit()
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
         most = self._fall_n + self._nsticks
         if n > most:
             n = most
+        told = self._fall_n + self._fk  # reported: the fall and onsets since
+        self._fk = 0
+        if n > told:
+            self._emit(FELL, t, n - told, -d)
         if n > self._fall_n:
-            self._emit(FELL, t, n - self._fall_n, -d)
             self._forget(n - self._fall_n, -d)
             self._fall_n = n
         elif d < 0:
             self._sum = self._sum + d if self._sum + d > 0 else 0
+        if told > self._fall_n:
+            self._fall_n = told
+        self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
 

@@ -89,3 +89,33 @@ def test_arm_and_missing_cells_do_not_allocate_in_feed(mp, tmp_path):
     )
     done = mp(script)
     assert done.stdout.decode().strip() == "ok", done.stdout.decode() + done.stderr.decode()
+
+
+def test_a_slow_plate_is_learned_and_nulled_without_allocating(mp, tmp_path):
+    # The period's boxcar is resized while feed() runs (tablefw/detect.py _period).
+    from test_detect_slow_ring import CPG, RATE, ringing
+
+    from sticktable.sim.tower import Sample
+    from sticktable.sim.trace import write_trace
+
+    totals = ringing(7.0, 0.01, 18.0, {1.0: 30.0, 5.0: 30.0, 9.0: 30.0}, noise_g=0.3)
+    for n in range(int(12.0 * RATE), len(totals)):
+        totals[n] += 12.0 if n < int(15.0 * RATE) else 0.0  # a stick placed, then it falls
+    samples = [
+        Sample(int(n * 1000 / RATE), tuple(int(g / 4 * CPG) for _ in range(4)), 0, 0, 1000)
+        for n, g in enumerate(totals)
+    ]
+    meta = {
+        "rate_hz": 80,
+        "cells": 4,
+        "counts_per_gram": [CPG] * 4,
+        "cell_xy_mm": [[-66, -66], [66, -66], [66, 66], [-66, 66]],
+        "stick_g": 12.0,
+    }
+    path = tmp_path / "slow.csv"
+    write_trace(path, meta, samples)
+    meta, samples = read_trace(path)
+    expected = run_detector(meta, samples)
+    assert [e["kind"] for e in expected] == ["placed", "fell"], expected
+    got, _ = micropython_events(mp, path, "--lock")
+    assert got == expected

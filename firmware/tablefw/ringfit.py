@@ -1,0 +1,143 @@
+# The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
+# linear prediction fitted on the sample differences, and the period of a slow ringing, which
+# the detector's boxcar averages over. Functions on the Detector's own state (kept apart so
+# that compiling detect.py from source fits a 192 KB heap's fragments less tightly); called
+# from Detector.feed, so integers only and no allocation.
+
+import math
+from array import array
+
+from tablefw.compat import const
+
+# As in detect.py:
+_RMASK = const(31)  # history of the differences (power of two) - 1
+_RW = const(24)  # samples the ringing is fitted over
+_Q = const(256)  # coefficients in Q8
+_SMOOTH = const(4)  # the boxcar of a fast (or no) ringing
+_SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_CH = const(3)  # ints of state per filtered channel
+_UH = const(32)  # filtered values kept per channel
+_UMASK = const(31)
+# The fit's own:
+_CONFIRM = const(3)  # fits that must agree before the filter is used
+_AGREE = const(28)  # ... within this much (Q8) of each coefficient
+_POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the plate ...
+_POLE_MAX = const(254)  # ... but not an undamped hand tremor
+_P4_MIN = const(40)  # a ringing this slow or slower (periods in quarter samples: 10 samples) ...
+_P4_MAX = const(120)  # ... up to this slow is averaged over its period
+
+
+def cos2_table():
+    """cos^2 (x1024) of the angle per sample of a ringing with a period of _P4_MIN + j quarter
+    samples: the period from the coefficients, in integers (built once)."""
+    table = array("i", [0] * (_P4_MAX - _P4_MIN + 1))
+    for j in range(len(table)):
+        table[j] = int(round(math.cos(8 * math.pi / (_P4_MIN + j)) ** 2 * 1024))
+    return table
+
+
+def period(det):
+    """The boxcar's length: one period of the learned ringing (from a1^2 / -a2 = 4 cos^2
+    of its angle per sample), the running sums recomputed for the new length."""
+    a1 = det._a1
+    p4 = 4 * _SMOOTH
+    cos2 = det._cos2
+    c2 = a1 * a1 // -det._a2 if a1 > 0 and det._a2 < 0 else 0  # cos^2 x1024
+    if c2 >= cos2[0]:  # slow: the longest period whose cos^2 is at most c2
+        lo = 0
+        hi = len(cos2) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) >> 1
+            if cos2[mid] <= c2:
+                lo = mid
+            else:
+                hi = mid - 1
+        p4 = _P4_MIN + lo
+    n = p4 >> 2
+    det._bf = (p4 & 3) * 4
+    det._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * det._ms_per_sample // 4
+    if n == det._bn:
+        return
+    det._bn = n
+    uh = det._uh
+    si = det._si
+    for c in range(3):
+        b = c * _UH
+        t = 0
+        for j in range(1, n + 1):
+            t += uh[b + ((si - j) & _UMASK)]
+        det._ch[c * _CH + 2] = t
+
+
+def fit(det, di):
+    """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
+    it if it predicts well, is a damped oscillation and decays as fast as the window's
+    energy does (a hand's tremor does not), blended into what was learned."""
+    dr = det._dr
+    d0 = dr[di]
+    d1 = dr[(di - 1) & _RMASK]
+    w0 = dr[(di - _RW) & _RMASK]
+    w1 = dr[(di - _RW - 1) & _RMASK]
+    # Sums over the window of d[n-1]^2, d[n-2]^2, d[n-1]d[n-2] from the running ones.
+    s11 = det._p0 - d0 * d0 + w0 * w0
+    s22 = s11 - d1 * d1 + w1 * w1
+    s12 = det._p1 - d0 * d1 + w0 * w1
+    s01 = det._p1
+    s02 = det._p2
+    p0 = det._p0
+    h0 = det._h0
+    if det._bn > _SMOOTH:
+        # A slow plate's pole sits close to 1, where the cells' white noise (var in
+        # d[n]^2, -var/2 in d[n]d[n-1]) pulls the fit to a slower, more damped ringing
+        # than the plate's: taken out.
+        q = det._pq
+        s11 -= q
+        s22 -= q
+        s12 += q >> 1
+        s01 += q >> 1
+    while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
+        p0 >>= 1
+        h0 >>= 1
+        s11 >>= 1
+        s22 >>= 1
+        s12 >>= 1
+        s01 >>= 1
+        s02 >>= 1
+    den = (s11 * s22 - s12 * s12) >> 8
+    if den <= 0:
+        return
+    a1 = (s01 * s22 - s02 * s12) // den
+    a2 = (s11 * s02 - s12 * s01) // den
+    if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
+        return
+    rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
+    if rest * 8 >= p0:
+        return
+    # Energy of the newer half against the older: a free ring decays by r^2 per sample.
+    q = _Q
+    for _ in range(_RW // 2):
+        q = q * -a2 >> 8
+    older = p0 - h0
+    if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
+        return
+    # A plate rings the same way every time: a fit that agrees with the candidate
+    # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
+    c1 = det._c1
+    c2 = det._c2
+    if det._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
+        det._c1 = c1 + ((a1 - c1) >> 2)
+        det._c2 = c2 + ((a2 - c2) >> 2)
+        det._odd = 0
+        if det._fits < 1000:
+            det._fits += 1
+    elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM:
+        det._c1 = a1  # a new candidate
+        det._c2 = a2
+        det._fits = 1
+        det._odd = 0
+    else:
+        det._odd += 1
+    if det._fits >= _CONFIRM:
+        det._a1 = det._c1
+        det._a2 = det._c2
+        period(det)
