@@ -53,6 +53,7 @@ _ARM_NOW_MS = const(500)  # arm() while the plate has been still this long: base
 _ARM_MS = const(1500)  # otherwise the baseline waits for this long a stillness
 _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
+_TREND = const(24)  # samples between the windows compared to see a level moving one way
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
@@ -611,6 +612,21 @@ class Detector:
         dy = self._avg(self._ay, _WIN) - self._ep_ay
         return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
 
+    def _unmoving(self):
+        """The level is not on its way anywhere: the last window and the one _TREND samples
+        before it agree. A slow hand's stick arrives over most of a second, smoothly enough
+        to look still window by window; following it would lose the stick."""
+        j = self._ri
+        new = 0
+        old = 0
+        ring = self._ring
+        for _ in range(_WIN):
+            j = (j - 1) & _RMASK
+            new += ring[j]
+            old += ring[(j - _TREND) & _RMASK]
+        moved = (new - old) // _WIN
+        return -self._band // 3 <= moved <= self._band // 3
+
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
         x = self._avg(self._ax, _WIN)
@@ -742,7 +758,7 @@ class Detector:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
-            elif self._run >= self._resync_run:
+            elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
