@@ -742,9 +742,11 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
+            ringing = self._a2 or self._c2
             if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
-            elif self._spread(_QUICK) <= self._band:
+            elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
+                # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level
                 if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
