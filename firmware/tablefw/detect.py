@@ -242,6 +242,7 @@ class Detector:
         self._ep_ax = 0  # sums of the base's tilt over _LEAN_N samples as the episode began
         self._ep_ay = 0
         self._ep_lean = False  # the base tilted during the episode: moments tell nothing
+        self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
         self._ep_t = 0
         self._ep_pos = 0
@@ -554,6 +555,8 @@ class Detector:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
+        if calm and self._ep and ringing and not self._ep_fell:
+            self._touch_through_ring(t, level)
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
@@ -854,18 +857,43 @@ class Detector:
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
-        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
-        if self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS:
+        if self._let_go_fell():
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
-        elif (
+        elif self._touched() and not self._ep_touch:
+            self._emit(TOUCH, t, 1, self._ep_peak)
+        self._ep_reset()
+
+    def _let_go_fell(self):
+        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
+        return self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS
+
+    def _touched(self):
+        return (
             self._ep_peak >= self._touch_min
             and self._ep_hold >= self._press_run  # a hand holds; a ringing plate swings both ways
             and self._ep_shake * 3 <= self._ep_pos
-        ):
+        )
+
+    def _touch_through_ring(self, t, level):
+        """A hand pressed and has gone: the level, averaged over the last two windows, is
+        back where it was and steady, though the plate still rings too much for a stable
+        window (heavy ringing takes a second to die away). The touch is reported now; the
+        episode runs on until the plate is still (it holds back onsets meanwhile)."""
+        if self._ep_touch or not self._touched() or self._let_go_fell():
+            return
+        half = self._same // 2
+        d = self._avg(self._ring, _WIN) - level
+        j = self._ri - _WIN
+        old = 0
+        for _ in range(_WIN):
+            j = (j - 1) & _RMASK
+            old += self._ring[j]
+        old = old // _WIN - level
+        if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
-        self._ep_reset()
+            self._ep_touch = True
 
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.
