@@ -485,8 +485,8 @@ class Detector:
                 lo = v
         return hi - lo
 
-    def _avg(self, buf, count):
-        j = self._ri
+    def _avg(self, buf, count, back=0):
+        j = self._ri - back  # (the window ending `back` samples ago)
         s = 0
         for _ in range(count):
             j = (j - 1) & _RMASK
@@ -638,15 +638,7 @@ class Detector:
         """The level is not on its way anywhere: the last window and the one _TREND samples
         before it agree. A slow hand's stick arrives over most of a second, smoothly enough
         to look still window by window; following it would lose the stick."""
-        j = self._ri
-        new = 0
-        old = 0
-        ring = self._ring
-        for _ in range(_WIN):
-            j = (j - 1) & _RMASK
-            new += ring[j]
-            old += ring[(j - _TREND) & _RMASK]
-        moved = (new - old) // _WIN
+        moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
         return -self._band // 3 <= moved <= self._band // 3
 
     def _upright_now(self):
@@ -885,12 +877,7 @@ class Detector:
             return
         half = self._same // 2
         d = self._avg(self._ring, _WIN) - level
-        j = self._ri - _WIN
-        old = 0
-        for _ in range(_WIN):
-            j = (j - 1) & _RMASK
-            old += self._ring[j]
-        old = old // _WIN - level
+        old = self._avg(self._ring, _WIN, _WIN) - level
         if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
