@@ -62,8 +62,7 @@ _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enoug
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
-_LEAN_MG = const(3)  # the base tilting this much (beyond its noise) in an episode: leant on
-_LEAN_N = const(16)  # samples the base's tilt is averaged over to see a lean
+_LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
@@ -187,8 +186,6 @@ class Detector:
         self._quiet = 0
         self._momx = 0
         self._momy = 0
-        self._sax = 0  # sums of the last _LEAN_N base readings (x, y)
-        self._say = 0
         self._has_ref = False
         self._rx = 0
         self._ry = 0
@@ -239,9 +236,8 @@ class Detector:
     def _ep_reset(self):
         self._ep = False
         self._ep_fell = 0  # sticks seen leaving while a hand pressed (reported at once)
-        self._ep_ax = 0  # sums of the base's tilt over _LEAN_N samples as the episode began
+        self._ep_ax = 0
         self._ep_ay = 0
-        self._ep_lean = False  # the base tilted during the episode: moments tell nothing
         self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
         self._ep_t = 0
@@ -329,9 +325,6 @@ class Detector:
         my = self._inverse(2 * _CH, _clamp(my // 100, _CLAMP_MOM))
         self._si = (self._si + 1) & (_SMOOTH - 1)
         ri = self._ri
-        old = (ri - _LEAN_N) & _RMASK
-        self._sax += ax - self._ax[old]
-        self._say += ay - self._ay[old]
         self._ring[ri] = total
         self._ax[ri] = ax
         self._ay[ri] = ay
@@ -616,23 +609,11 @@ class Detector:
         self._band = band
 
     def _base_level(self):
-        """The base tilts as it did when the episode began (averaged over _LEAN_N samples,
-        within _LEAN_MG), and no lean was seen during the episode: a table leant on shifts the
-        moments by more than a stick, and that is no stick leaving."""
-        dx = (self._sax - self._ep_ax) // _LEAN_N
-        dy = (self._say - self._ep_ay) // _LEAN_N
-        lean = _LEAN_MG
-        return not self._ep_lean and -lean <= dx <= lean and -lean <= dy <= lean
-
-    def _watch_lean(self):
-        """Has the base tilted since the episode began (averaged over _LEAN_N samples, beyond
-        what its noise moves such an average)? A table leant on tilts the tower and shifts its
-        centre of pressure by far more than a stick: the moments tell nothing for the rest of
-        the episode. Latched, so the noise cannot let a lean through on a later sample."""
-        dx = (self._sax - self._ep_ax) // _LEAN_N
-        dy = (self._say - self._ep_ay) // _LEAN_N
-        if dx * dx + dy * dy > self._lean_noise2():
-            self._ep_lean = True
+        """The base tilts as it did when the episode began: a table leant on shifts the
+        moments, and that is no stick leaving."""
+        dx = self._avg(self._ax, _WIN) - self._ep_ax
+        dy = self._avg(self._ay, _WIN) - self._ep_ay
+        return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
 
     def _unmoving(self):
         """The level is not on its way anywhere: the last window and the one _TREND samples
@@ -720,10 +701,8 @@ class Detector:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
-                self._ep_ax = self._sax  # the base's tilt as the episode began
-                self._ep_ay = self._say
-        if self._ep and not self._ep_lean:
-            self._watch_lean()
+                self._ep_ax = self._avg(self._ax, _WIN)  # the base's tilt as the episode began
+                self._ep_ay = self._avg(self._ay, _WIN)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._ep_press += 1
@@ -840,12 +819,6 @@ class Detector:
         self._mx = mx
         self._my = my
         self._ep_reset()
-
-    def _lean_noise2(self):
-        """(mg^2) a lean for sure: twice _LEAN_MG, and three times what the noise moves a tilt
-        averaged over _LEAN_N samples (per axis), squared (_jnoise, the mean squared jump of
-        three axes, is 6 sigma^2)."""
-        return 4 * _LEAN_MG * _LEAN_MG + self._jnoise * 3 // 16
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
