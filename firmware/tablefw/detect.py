@@ -620,7 +620,7 @@ class Detector:
         before it agree. A slow hand's stick arrives over most of a second, smoothly enough
         to look still window by window; following it would lose the stick."""
         moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
-        return -self._band // 3 <= moved <= self._band // 3
+        return -self._band // 2 <= moved <= self._band // 2
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
