@@ -6,6 +6,8 @@
 # - Events are differences between stable states, never absolute tare: slow drift and warm-up
 #   are followed while the plate is still and never become events. "Stable" is measured against
 #   the board's own noise, learned while the plate is quiet.
+#   A level that keeps moving one way is never followed (a slow hand's stick arrives over
+#   most of a second, each window looking still).
 # - placed: a stable rise of about one stick (hands shake; a rise of two is a hand, not two
 #   sticks); a stick weighed while a hand still held part of it is corrected when the rest
 #   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
@@ -15,6 +17,8 @@
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick.
+#   A touch is reported once the hand has gone and the level, averaged over two windows, is
+#   back, though the plate still rings (heavy ringing takes a second to die away).
 # - A fall is reported at its onset through the nulled ringing, each stick as its weight has
 #   gone; the count is settled at the final level, and a fall's tail (less than half a stick,
 #   no hand, soon after) settles it on the whole drop: a partial drop is never an extra stick.
