@@ -6,6 +6,8 @@
 # - Events are differences between stable states, never absolute tare: slow drift and warm-up
 #   are followed while the plate is still and never become events. "Stable" is measured against
 #   the board's own noise, learned while the plate is quiet.
+#   A level that keeps moving one way is never followed (a slow hand's stick arrives over
+#   most of a second, each window looking still).
 # - placed: a stable rise of about one stick (hands shake; a rise of two is a hand, not two
 #   sticks); a stick weighed while a hand still held part of it is corrected when the rest
 #   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
@@ -15,6 +17,8 @@
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick.
+#   A touch is reported once the hand has gone and the level, averaged over two windows, is
+#   back, though the plate still rings (heavy ringing takes a second to die away).
 # - A fall is reported at its onset through the nulled ringing, each stick as 60 % of its weight
 #   has gone, going one way (a ringing's leftover swings above the level too; after a knock a
 #   drop must hold half a period); the count is settled at the final level, and a further drop
@@ -59,6 +63,7 @@ _ARM_NOW_MS = const(500)  # arm() while the plate has been still this long: base
 _ARM_MS = const(1500)  # otherwise the baseline waits for this long a stillness
 _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
+_TREND = const(24)  # samples between the windows compared to see a level moving one way
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
@@ -250,6 +255,7 @@ class Detector:
         self._ep_fell = 0  # sticks seen leaving while a hand pressed (reported at once)
         self._ep_ax = 0
         self._ep_ay = 0
+        self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
         self._ep_t = 0
         self._ep_pos = 0
@@ -444,8 +450,8 @@ class Detector:
                 lo = v
         return hi - lo
 
-    def _avg(self, buf, count):
-        j = self._ri
+    def _avg(self, buf, count, back=0):
+        j = self._ri - back  # (the window ending `back` samples ago)
         s = 0
         for _ in range(count):
             j = (j - 1) & _RMASK
@@ -514,6 +520,8 @@ class Detector:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
+        if calm and self._ep and ringing and not self._ep_fell:
+            self._touch_through_ring(t, level)
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
@@ -595,6 +603,13 @@ class Detector:
         dx = self._avg(self._ax, _WIN) - self._ep_ax
         dy = self._avg(self._ay, _WIN) - self._ep_ay
         return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
+
+    def _unmoving(self):
+        """The level is not on its way anywhere: the last window and the one _TREND samples
+        before it agree. A slow hand's stick arrives over most of a second, smoothly enough
+        to look still window by window; following it would lose the stick."""
+        moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
+        return -self._band // 2 <= moved <= self._band // 2
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
@@ -690,9 +705,11 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
+            ringing = self._a2 or self._c2
             if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
                 self._pl_on = False  # a shaking plate shows no resting stick
-            elif self._spread(_QUICK) <= self._band:
+            elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
+                # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level
                 if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
@@ -727,7 +744,7 @@ class Detector:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
-            elif self._run >= self._resync_run:
+            elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -801,18 +818,38 @@ class Detector:
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
-        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
-        if self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS:
+        if self._let_go_fell():
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
-        elif (
+        elif self._touched() and not self._ep_touch:
+            self._emit(TOUCH, t, 1, self._ep_peak)
+        self._ep_reset()
+
+    def _let_go_fell(self):
+        back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
+        return self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS
+
+    def _touched(self):
+        return (
             self._ep_peak >= self._touch_min
             and self._ep_hold >= self._press_run  # a hand holds; a ringing plate swings both ways
             and self._ep_shake * 3 <= self._ep_pos
-        ):
+        )
+
+    def _touch_through_ring(self, t, level):
+        """A hand pressed and has gone: the level, averaged over the last two windows, is
+        back where it was and steady, though the plate still rings too much for a stable
+        window (heavy ringing takes a second to die away). The touch is reported now; the
+        episode runs on until the plate is still (it holds back onsets meanwhile)."""
+        if self._ep_touch or not self._touched() or self._let_go_fell():
+            return
+        half = self._same // 2
+        d = self._avg(self._ring, _WIN) - level
+        old = self._avg(self._ring, _WIN, _WIN) - level
+        if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
-        self._ep_reset()
+            self._ep_touch = True
 
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.

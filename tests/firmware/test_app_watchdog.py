@@ -7,6 +7,8 @@ the board; a sampler that has simply run out of samples (or waits for one) keeps
 import json
 import struct
 
+from micropython_runner import SOURCE_HEAP
+
 RECORD = struct.Struct("<I4i3hB")
 META = {
     "cells": 4,
@@ -53,7 +55,9 @@ def feeds_after_last_sample(mp, tmp_path, crash_after: int) -> int:
     samples.write_bytes((json.dumps(META) + "\n").encode() + b"".join(records))
     script = tmp_path / "watchdog.py"
     script.write_text(SCRIPT)
-    proc = mp(script, str(samples), str(frames), str(crash_after))
+    # SOURCE_HEAP: the whole app compiled from source fragments the board's heap (a
+    # board loads .mpy files; tests/bench/bench_ram.py reports both budgets).
+    proc = mp(script, str(samples), str(frames), str(crash_after), heap=SOURCE_HEAP)
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     out = frames.read_bytes()
     assert out.count(b"A") == (100 if not crash_after else crash_after // 12)
