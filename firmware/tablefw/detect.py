@@ -19,6 +19,10 @@
 #   that then ends at its old level placed a stick.
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
+# - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
+#   level holds within a few bands for 0.8 s is settled as a stable window would be, else its
+#   level is taken as it is (a slow plate's unlearned ringing can keep every window from
+#   being stable until the next hand comes, and the episode would run on over many sticks).
 # - A fall is reported at its onset through the nulled ringing, each stick as 60 % of its weight
 #   has gone, going one way (a ringing's leftover swings above the level too; after a knock a
 #   drop must hold half a period); the count is settled at the final level, and a further drop
@@ -62,6 +66,8 @@ _QUICK = const(4)  # samples a lower level needs before a fall is reported (50 m
 _ARM_NOW_MS = const(500)  # arm() while the plate has been still this long: baseline at once
 _ARM_MS = const(1500)  # otherwise the baseline waits for this long a stillness
 _HOLD_MS = const(1500)  # an unexplained level held this long is accepted
+_STUCK_MS = const(3000)  # an episode this old (a stick or a touch is settled by then) ...
+_STILL_MS = const(800)  # ... whose level held this still (within _LOOSE_X bands) this long ends
 _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the new level
 _TREND = const(24)  # samples between the windows compared to see a level moving one way
 _PRESS_MS = const(100)  # a touch presses this long in a row
@@ -152,6 +158,7 @@ class Detector:
         self._hold_run = _samples(rate_hz, _HOLD_MS)
         self._resync_run = _samples(rate_hz, _RESYNC_MS)
         self._press_run = _samples(rate_hz, _PRESS_MS)
+        self._still_run = _samples(rate_hz, _STILL_MS)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -264,6 +271,7 @@ class Detector:
         self._ep_press = 0  # consecutive calm samples pressed above the level, and the most
         self._ep_hold = 0
         self._ep_shake = 0
+        self._still = 0  # samples the episode's level has held still (loosely)
         self._pl_level = 0  # a short plateau about one stick up (stick let go, then fell)
         self._pl_on = False
         self._pl_run = 0
@@ -516,6 +524,9 @@ class Detector:
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1
                 self._emit(FELL, t, 1, self._mean)
+        if self._ep and self._still_level(calm, spread) and ticks_diff(t, self._ep_t) > _STUCK_MS:
+            self._end_still(t, mx, my)
+            return
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
@@ -610,6 +621,31 @@ class Detector:
         to look still window by window; following it would lose the stick."""
         moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
         return -self._band // 2 <= moved <= self._band // 2
+
+    def _still_level(self, calm, spread):
+        """An episode ends once the plate is still, whatever the level. A plate ringing
+        slowly, with a ringing not (yet) learned, stays outside the stable band for seconds
+        after each stick: the next hand comes first, the episode runs on over several sticks
+        and no stable window explains its level any more (and after a fall seen under a hand
+        nothing but a return to the old level did). True once the level has held within
+        _LOOSE_X bands, not moving, for _STILL_MS."""
+        if not calm or spread > self._band * _LOOSE_X:
+            self._still = 0
+            return False
+        moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
+        if moved > self._band or moved < -self._band:
+            self._still = 0
+            return False
+        self._still += 1
+        return self._still >= self._still_run
+
+    def _end_still(self, t, mx, my):
+        """The episode's still level is settled as a stable window would be where that explains
+        it, else taken as it is."""
+        d = self._avg(self._ring, _WIN) - self._level
+        self._settled(t, d, mx, my)
+        if self._ep:
+            self._commit(d, mx, my)
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""

@@ -219,6 +219,20 @@ def _press_fall(s):
         s.run(900)
 
 
+def _touch_fall(s):
+    # A hand presses, a stick falls from elsewhere meanwhile, the hand leaves; then more
+    # sticks are placed (on a slow plate the episode must still end: issue 10).
+    s.build(5, heavy=False)
+    s.new_turn()
+    s.run(400)
+    victim = s.rng.choice(s.tower.standing_sticks()[:-1])
+    s.tower.touch()
+    s.tower.add(Fall(s.tower, [victim], 0.0, True, delay_ms=s.rng.uniform(150, 400)))
+    s.settle()
+    s.run(900)
+    s.build(4, heavy=False)
+
+
 def _knock_touch(s):
     s.build(6)
     for _ in range(3):
@@ -277,6 +291,7 @@ SCENARIOS = {
     "rigid-topple": _topple,
     "rigid-crumble": _crumble,
     "press-fall": _press_fall,
+    "touch-fall-slow": _touch_fall,
     "knock-touch": _knock_touch,
     "lean-touch": _lean_touch,
 }
@@ -290,6 +305,8 @@ SCENARIO_PHYSICS = {
     "rigid-topple": dict(REAL, rest_p=0.0),
     "rigid-crumble": dict(REAL, rest_p=1.0),
     "press-fall": REAL,
+    # A slow, nearly undamped plate (the bench's "independent" ringing).
+    "touch-fall-slow": dict(REAL, ring_hz=(6.0, 9.0), ring_zeta=(0.008, 0.015)),
     "knock-touch": REAL,
     "lean-touch": REAL,
 }
