@@ -619,8 +619,13 @@ class Detector:
         """The level is not on its way anywhere: the last window and the one _TREND samples
         before it agree. A slow hand's stick arrives over most of a second, smoothly enough
         to look still window by window; following it would lose the stick."""
-        moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
+        moved = self._moved()
         return -self._band // 2 <= moved <= self._band // 2
+
+    def _moved(self):
+        """How far the level moved over _TREND samples (the last window against the one
+        before)."""
+        return self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
 
     def _still_level(self, calm, spread):
         """An episode ends once the plate is still, whatever the level. A plate ringing
@@ -632,7 +637,7 @@ class Detector:
         if not calm or spread > self._band * _LOOSE_X:
             self._still = 0
             return False
-        moved = self._avg(self._ring, _WIN) - self._avg(self._ring, _WIN, _TREND)
+        moved = self._moved()
         if moved > self._band or moved < -self._band:
             self._still = 0
             return False
