@@ -9,7 +9,7 @@ placement was missed."""
 import pytest
 
 from sticktable.sim.detection import run_detector
-from sticktable.sim.evaluate import PLACED_WINDOW, _match
+from sticktable.sim.evaluate import PLACED_WINDOW, match_times
 from sticktable.sim.scenarios import scenario
 from tablefw.calibrator import make_detector
 
@@ -22,7 +22,7 @@ def test_placements_after_a_fall_under_a_press_are_reported(seed):
     touch = next(e["t_ms"] for e in sc.truth if e["kind"] == "touch")
     later = [e["t_ms"] for e in sc.truth if e["kind"] == "placed" and e["t_ms"] > touch]
     seen = [e["t_ms"] for e in events if e["kind"] == "placed"]
-    pairs, _ = _match(later, seen, PLACED_WINDOW)  # the bench's matching of placements
+    pairs, _ = match_times(later, seen, PLACED_WINDOW)  # the bench's matching of placements
     missed = [t for t, f in pairs if f is None]
     assert len(later) == 4
     assert not missed, (missed, events)

@@ -54,8 +54,9 @@ def _bucket(count: int) -> str:
     return "1" if count == 1 else ("2-5" if count <= 5 else "6+")
 
 
-def _match(truth_times, found_times, window):
-    """Greedy one-to-one matching in time order; returns [(truth_t, found_t | None)]."""
+def match_times(truth_times, found_times, window):
+    """Greedy one-to-one matching in time order: ([(truth_t, found_t | None)], the found
+    times matched to nothing)."""
     free = sorted(found_times)
     pairs = []
     for t in sorted(truth_times):
@@ -85,7 +86,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
         return [e["t_ms"] for e in events if e["kind"] == kind]
 
     # Placed: one detection per stick let go.
-    pairs, extra = _match(times(play, "placed"), times(found, "placed"), PLACED_WINDOW)
+    pairs, extra = match_times(times(play, "placed"), times(found, "placed"), PLACED_WINDOW)
     tally.placed_truth = len(pairs)
     tally.placed_found = sum(1 for _, f in pairs if f is not None)
     tally.placed_reported = len(times(found, "placed"))
@@ -95,7 +96,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Topples.
-    pairs, extra = _match(times(play, "topple"), times(found, "topple"), TOPPLE_WINDOW)
+    pairs, extra = match_times(times(play, "topple"), times(found, "topple"), TOPPLE_WINDOW)
     tally.topples_truth = len(pairs)
     tally.topples_found = sum(1 for _, f in pairs if f is not None)
     tally.false_topples = len(extra)
@@ -105,7 +106,7 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Touches.
-    pairs, extra = _match(times(play, "touch"), times(found, "touch"), TOUCH_WINDOW)
+    pairs, extra = match_times(times(play, "touch"), times(found, "touch"), TOUCH_WINDOW)
     tally.touches_truth = len(pairs)
     tally.touches_found = sum(1 for _, f in pairs if f is not None)
     tally.false_touches = len(extra)
