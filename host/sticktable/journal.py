@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sticktable.errors import UserError
-from sticktable.journal_db import JournalError, connect
+from sticktable.journal_db import EmptyJournal, JournalError, connect
 from sticktable.link.session import is_event
 from sticktable.paths import data_dir
 
@@ -143,8 +143,8 @@ class Journal:
             raise UserError(
                 f"journal {self.path} is from a newer sticktable (schema {version}); upgrade"
             )
-        self.db.executescript(SCHEMA)
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # One transaction: a reader sees no tables or all of them, never a schema half made.
+        self.db.executescript(f"BEGIN; {SCHEMA}; PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
 
     def _check_intact(self) -> None:
         """A damaged journal is refused before a game is written into it, not half-way."""
@@ -163,6 +163,8 @@ class Journal:
                 f"journal {self.path} is from a newer sticktable (schema {version}); upgrade"
             )
         tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            raise EmptyJournal(f"no games in {self.path} yet (it holds nothing)")
         if not {"games", "events", "facts"} <= tables:
             raise UserError(f"{self.path} is not a sticktable journal")
         self._abandoned = "abandoned" in tables

@@ -18,6 +18,11 @@ class JournalError(UserError):
     """The journal file cannot be used as it is."""
 
 
+class EmptyJournal(UserError):
+    """The journal file holds nothing yet: it is being created (a reader may come between
+    SQLite making the file and the first game's commit), or was left empty."""
+
+
 def explain(path: Path, err: sqlite3.Error) -> str:
     text = str(err)
     if "not a database" in text:

@@ -153,20 +153,45 @@ class PromptedScreen:
             self.stream.flush()
 
 
-def read_keyboard(table: Table, stream=None, on_enter=None) -> threading.Thread:
-    """Submit each line of `stream` (stdin) to the table, then tell it the input ended.
-    An empty line (Enter) also calls `on_enter` in the loop's thread, once the lines before
-    it are applied."""
+class Keyboard:
+    """Lines typed or piped (stdin), read in one thread for the whole run and submitted to the
+    table playing now (`to`); between games (`to(None)`) a line is answered with `idle`. When
+    the input ends, the table playing then, and each one after, is told so."""
 
-    def read() -> None:
-        for line in stream or sys.stdin:
-            enter = (lambda _answer: on_enter()) if on_enter and not line.strip() else None
+    def __init__(self, stream=None, idle: Callable[[str], None] | None = None):
+        self._stream = stream
+        self._idle = idle or (lambda line: None)
+        self._lock = threading.Lock()
+        self._table: Table | None = None
+        self._on_enter: Callable[[], None] | None = None
+        self._ended = False
+        self._thread: threading.Thread | None = None
+
+    def to(self, table: Table | None, on_enter: Callable[[], None] | None = None) -> None:
+        """Submit lines to `table` from now on; an empty line (Enter) also calls `on_enter` in
+        the loop's thread, once the lines before it are applied."""
+        with self._lock:
+            self._table, self._on_enter = table, on_enter
+            ended = self._ended
+        if table is not None and ended:
+            table.end_input()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._read, daemon=True)
+            self._thread.start()
+
+    def _read(self) -> None:
+        for line in self._stream or sys.stdin:
+            with self._lock:
+                table, on_enter = self._table, self._on_enter
+            if table is None:
+                self._idle(line)
+                continue
+            enter = (lambda _answer, f=on_enter: f()) if on_enter and not line.strip() else None
             table.submit(line, enter)
-        table.end_input()
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return thread
+        with self._lock:
+            self._ended, table = True, self._table
+        if table is not None:
+            table.end_input()
 
 
 def reveal_on_enter(table: Table, terminal: Outbox) -> Callable[[], None]:

@@ -94,3 +94,39 @@ def test_reading_commands_never_create_a_journal(tmp_path):
     )
     assert replayed.returncode == 1 and "no journal at" in replayed.stderr
     assert not missing.parent.exists()
+
+
+def test_a_reader_never_sees_a_journal_half_created(tmp_path):
+    """The web console's history reads the journal while `run` creates it: the schema is
+    made in one transaction, so a reader sees no games, never "not a sticktable journal"."""
+    import threading
+
+    from sticktable.web.history import History
+
+    failures: list[str] = []
+    for i in range(30):
+        path = tmp_path / f"j{i}.sqlite"
+        history, done = History(path), threading.Event()
+
+        def read(history=history, done=done) -> None:
+            while not done.is_set():
+                try:
+                    history.games()
+                except Exception as err:  # noqa: BLE001 - any failure is the finding
+                    failures.append(f"{type(err).__name__}: {err}")
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        with Journal(path) as journal:
+            journal.new_game({"game": "stick-stack", "players": ["Ann", "Bo"]}, source="sim")
+        done.set()
+        reader.join()
+    assert not failures, failures[:3]
+
+
+def test_an_empty_journal_file_has_no_games_for_the_console(tmp_path):
+    from sticktable.web.history import History
+
+    path = tmp_path / "j.sqlite"
+    path.touch()
+    assert History(path).games() == []

@@ -146,14 +146,12 @@ class Served:
             self._queue.put(line)
         self._queue.put(None)
 
-    def read_until(self, pattern: str, timeout: float = 120) -> re.Match:
-        """The first line of the command's output (read so far or to come) matching `pattern`."""
+    def read_until(self, pattern: str, timeout: float = 120, nth: int = 1) -> re.Match:
+        """The `nth` line of the command's output (read so far or to come) matching `pattern`."""
         regex = re.compile(pattern)
-        for line in self.lines:
-            if regex.search(line):
-                return regex.search(line)
+        found = [m for line in self.lines if (m := regex.search(line))]
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while len(found) < nth and time.monotonic() < deadline:
             try:
                 line = self._queue.get(timeout=max(0.01, deadline - time.monotonic()))
             except queue.Empty:
@@ -161,9 +159,11 @@ class Served:
             if line is None:
                 break
             self.lines.append(line)
-            if regex.search(line):
-                return regex.search(line)
-        raise AssertionError(f"no line matched {pattern!r}:\n" + "".join(self.lines[-80:]))
+            if match := regex.search(line):
+                found.append(match)
+        if len(found) < nth:
+            raise AssertionError(f"no line matched {pattern!r}:\n" + "".join(self.lines[-80:]))
+        return found[nth - 1]
 
     def stop(self) -> str:
         """Ctrl-C, as a user stops it; everything it printed."""

@@ -21,10 +21,10 @@ from sticktable.scoreboard import add_scoreboard_option, open_scoreboard
 from sticktable.sim.registry import resumable, simulate
 from sticktable.table import Line, Shown, Table, game_to_play, open_link
 from sticktable.terminal import (
+    Keyboard,
     PromptedScreen,
     TerminalOutput,
     print_line,
-    read_keyboard,
     reveal_on_enter,
 )
 
@@ -102,6 +102,9 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+IDLE = "no game is being played: lines typed now are not used (set the next one up first)"
+
+
 def header_from_args(args) -> dict:
     if not args.players:
         raise UserError("--players is required for a new game (e.g. --players Ann,Bo,Cy)")
@@ -119,24 +122,54 @@ def run(args) -> int:
     path = Path(args.journal) if args.journal else default_path()
     if args.resume and not path.exists():
         raise UserError(f"no unfinished game to resume (no journal at {path})")
-    # Typing at a terminal: the prompt stays below the scrolling stream.
-    typing = sys.stdin.isatty() and sys.stdout.isatty() and not args.quiet
-    screen = PromptedScreen(sys.stdout) if typing else print_line
-    say = (lambda text: None) if args.quiet else screen
-    web = None  # the web console: an output of the table that serves on after the game
     with contextlib.ExitStack() as outer:
-        header = None
-        if args.web:
-            from sticktable.web.attach import web_console
+        sitting = Sitting(args, outer)
+        if not args.web:
+            return sitting.play(None if args.resume else header_from_args(args))
+        from sticktable.web.attach import web_console
 
-            web = outer.enter_context(web_console(args.web, path, say))
-            if not args.players and not args.resume:  # the game is chosen in the browser
-                say(f"waiting for a game to be set up at {web.setup_url}")
-                args.resume, header = choose_in_browser(web.setup, path, args.sim, say)
-        journal = outer.enter_context(Journal(args.journal, create=False)) if args.resume else None
-        if header is None and not args.resume:
-            header = header_from_args(args)
-        game_id, game = game_to_play(journal, args.resume, header)
+        # The web console: an output of each table, serving on between and after games.
+        web = sitting.web = outer.enter_context(web_console(args.web, path, sitting.say))
+        if args.players or args.resume:
+            code = sitting.play(None if args.resume else header_from_args(args))
+            web.linger((lambda text: None) if args.quiet else print)
+            return code
+        # Each game is chosen on the setup screen, and after it the next one, until Ctrl-C.
+        code = None
+        while True:
+            try:
+                sitting.say(f"waiting for a game to be set up at {web.setup_url}")
+                args.resume, header = choose_in_browser(web.setup, path, args.sim, sitting.say)
+            except KeyboardInterrupt:
+                if code is None:
+                    raise
+                return code  # the console closed after its last game: that game's outcome
+            code = sitting.play(header)
+
+
+class Sitting:
+    """One `sticktable run`: the journal, the publisher to the house and the keyboard, shared
+    by the games played in it (one, or one after another from the web console's setup screen).
+    """
+
+    def __init__(self, args, outer: contextlib.ExitStack):
+        self.args = args
+        self.outer = outer  # what lasts for the whole run
+        # Typing at a terminal: the prompt stays below the scrolling stream.
+        typing = sys.stdin.isatty() and sys.stdout.isatty() and not args.quiet
+        self.screen = PromptedScreen(sys.stdout) if typing else print_line
+        self.say = (lambda text: None) if args.quiet else self.screen
+        self.keyboard = Keyboard(idle=lambda line: self.say(IDLE))
+        self.journal: Journal | None = None
+        self.publishing = False
+        self.web = None  # the web console (sticktable/web/attach.py), when there is one
+
+    def play(self, header: dict | None) -> int:
+        """One game: `header` a new game's, or None to resume `args.resume`; the exit code."""
+        args, say = self.args, self.say
+        if args.resume and self.journal is None:
+            self.journal = self.outer.enter_context(Journal(args.journal, create=False))
+        game_id, game = game_to_play(self.journal, args.resume, header)
         if args.sim and args.resume and not resumable(game.header):
             raise UserError(
                 f"--resume: the simulated {game.header['game']} table plays its script from "
@@ -146,7 +179,7 @@ def run(args) -> int:
         with contextlib.ExitStack() as stack:
             scoreboard = None  # the room scoreboard: an output fed every display shown
             if args.scoreboard:
-                scoreboard = open_scoreboard(args.scoreboard, game.header["players"], screen)
+                scoreboard = open_scoreboard(args.scoreboard, game.header["players"], self.screen)
                 stack.enter_context(contextlib.closing(scoreboard))
             sim = (
                 stack.enter_context(simulate(game.header, args.seed, args.speed))
@@ -155,29 +188,31 @@ def run(args) -> int:
             )
             if args.board == "pi":  # the firmware on this Pi, on a pty: a board like any other
                 args.port = stack.enter_context(PiTable()).port
-            resume = journal.board_position(game_id) if journal is not None else None
-            board = journal.board(game_id) if journal is not None else None
+            resume = self.journal.board_position(game_id) if game_id is not None else None
+            board = self.journal.board(game_id) if game_id is not None else None
             port = sim.port if sim else args.port
             link = stack.enter_context(open_link(port, args.hello_timeout, resume, board))
-            if journal is None:  # a new game: journaled only once the board has answered
-                journal = outer.enter_context(Journal(args.journal))
-                game_id = journal.new_game(game.header, source="sim" if args.sim else "board")
-            # --mqtt: to the house; on the outer stack, so what is left drains after the link.
-            outer.enter_context(publishing(args, journal.path, say))
+            if self.journal is None:
+                self.journal = self.outer.enter_context(Journal(args.journal))
+            if game_id is None:  # a new game: journaled only once the board has answered
+                game_id = self.journal.new_game(game.header, source="sim" if args.sim else "board")
+            if not self.publishing:  # --mqtt: on the outer stack, so it drains after the link
+                self.outer.enter_context(publishing(args, self.journal.path, say))
+                self.publishing = True
             # The simulated table plays the same game again for the same seed (docs, tests).
             rng = random.Random(args.seed) if sim is not None else None
             # The console's meter and event plots stream the board's raw samples; a simulation
             # at --speed 0 runs many times faster than real time and would spend itself on them.
-            samples = web is not None and not (args.sim and args.speed == 0)
-            table = Table(journal, game_id, game, link, sim, rng, samples=samples)
-            screen_out = TerminalOutput(args.quiet, say=screen, clear=sys.stdout.isatty())
+            samples = self.web is not None and not (args.sim and args.speed == 0)
+            table = Table(self.journal, game_id, game, link, sim, rng, samples=samples)
+            screen_out = TerminalOutput(args.quiet, say=self.screen, clear=sys.stdout.isatty())
             terminal = table.subscribe(screen_out)
             if scoreboard is not None:
                 table.subscribe(lambda update: _to_scoreboard(scoreboard, update))
-            if web is not None:
-                web.attach_table(table, say)
+            if self.web is not None:
+                self.web.attach_table(table, say)
             players = ", ".join(game.header["players"])
-            where = f"journal {journal.path}"
+            where = f"journal {self.journal.path}"
             table.publish(
                 Line(f"game {game_id}: {game.header['game']}, players {players} ({where})")
             )
@@ -185,20 +220,19 @@ def run(args) -> int:
                 paused = "; ".join(table.session.holds.values())
                 table.publish(Line(f"          !! play is paused ({paused})"))
             table.publish(Line("type `help` for the commands"))
-            read_keyboard(table, on_enter=reveal_on_enter(table, terminal))  # typed or piped
-            table.run()
-            if isinstance(screen, PromptedScreen):
-                screen.close()
+            self.keyboard.to(table, on_enter=reveal_on_enter(table, terminal))  # typed or piped
+            try:
+                table.run()
+            finally:
+                self.keyboard.to(None)
+            if isinstance(self.screen, PromptedScreen):
+                self.screen.close()
         verdict = sim.verdict(game) if sim is not None else None
         if verdict is None:
-            code = 0 if game.finished else 1
-        else:
-            ok, text = verdict
-            print_line(text)
-            code = 0 if ok else 1
-        if web is not None:
-            web.linger((lambda text: None) if args.quiet else print)
-    return code
+            return 0 if game.finished else 1
+        ok, text = verdict
+        print_line(text)
+        return 0 if ok else 1
 
 
 def choose_in_browser(setup, path: Path, sim: bool, say) -> tuple[str | None, dict | None]:

@@ -172,7 +172,9 @@ def build_app(history: History, access: Access, live=None) -> Starlette:
             {
                 "table": setup_desk is not None,
                 "waiting": bool(setup_desk and setup_desk.waiting),
-                "playing": snapshot.game_id if snapshot is not None else None,
+                "offers": bool(setup_desk and setup_desk.offers),
+                "games_begun": live.table.games if live is not None else 0,
+                "playing": snapshot.game_id if snapshot and not live.table.closed else None,
                 "games": games_offered(),
                 "default_game": DEFAULT_GAME,
                 "unfinished": [r for r in rows if r["status"] == "in progress"],

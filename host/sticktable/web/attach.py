@@ -3,8 +3,9 @@
 `web_console(address, journal_path, say)` starts the server in a thread, prints its address and
 yields the `Console`; with no game chosen yet it serves the setup screen (see setup.py).
 `Console.attach_table(table, say)` then prints a join link (with a QR code) per player, subscribes
-the console to the `Table` and turns the live views on. After the game, `linger` keeps serving
-until Ctrl-C.
+the console to the `Table` and turns the live views on. A table set up on the setup screen comes
+back to it after each game and attaches the next game's table the same way; a table started
+for one game (`--players`, `--resume`) `linger`s after it, serving until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -38,17 +39,16 @@ class Console(LiveTable):
     setup: SetupDesk
 
     def attach_table(self, table, say) -> None:
-        """The table is set up: its players' links, its state, its updates from now on."""
+        """A game is set up (the first or the next one): its players' links (an earlier game's
+        stop working), its state, its updates from now on."""
         self.setup.started()
-        self.access.add_players(list(table.game.header["players"]))
+        self.access.set_players(list(table.game.header["players"]))
         url = base_url(self.server.sock)
-        self.routes.qr_links.update(
-            {
-                p: svg_qr(f"{url}{self.access.join_path(t)}")
-                for p, t in self.access.player_tokens.items()
-            }
-        )
-        self.game_id, self._submit = table.game_id, table.submit
+        self.routes.qr_links = {
+            p: svg_qr(f"{url}{self.access.join_path(t)}")
+            for p, t in self.access.player_tokens.items()
+        }
+        self.begin(table.game_id, table.submit)
         self.publish(table.state(), None)
         announce_players(self.server.sock, self.access, say, qr=True)
         table.subscribe(self.output)

@@ -15,6 +15,7 @@ from sticktable.commands.games import row_json
 from sticktable.engine import Game, RuleError
 from sticktable.errors import UserError
 from sticktable.journal import Journal, default_path
+from sticktable.journal_db import EmptyJournal
 from sticktable.web import model
 
 
@@ -33,8 +34,11 @@ class History:
     def games(self) -> list[dict]:
         if not self.exists():
             return []
-        with self._open() as journal:
-            rows = journal.games()
+        try:
+            with self._open() as journal:
+                rows = journal.games()
+        except EmptyJournal:  # the table is creating it this moment
+            return []
         return [row_json(row) for row in rows]
 
     def load(self, game_id: int) -> Game:

@@ -60,20 +60,27 @@ class LiveTable:
     """Shared by the console's output thread (`output`) and the web server (snapshots, inputs)."""
 
     def __init__(self, game_id: int, submit):
-        self.game_id = game_id
-        self._submit = submit  # Table.submit: a line and the callback for its Answer
         self.snapshot: Snapshot | None = None
-        self.closed = False  # the table's loop is over: the game can no longer take input
-        self._state: State | None = None
-        self._leds: bytes | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
-        self._last_scores: list[int] | None = None
-        self._cache: dict = {}
+        self.games = 0  # how many games have begun (the setup page waits for the next)
+        self.begin(game_id, submit)
         self._dirty: dict[int, int] = {}  # version -> its snapshot's dirty_from
         self.sensors: str | None = None  # the latest live load and tilt, as JSON text
         self.sensors_version = 0
         self._sensed: asyncio.Event | None = None
+
+    def begin(self, game_id: int, submit) -> None:
+        """A game from now on (the first, or the next at the same table): its snapshots follow
+        the last one's version, so an open page takes the new game as one more change."""
+        self.game_id = game_id
+        self.games += game_id is not None
+        self._submit = submit  # Table.submit: a line and the callback for its Answer
+        self.closed = False  # the table's loop is over: the game can no longer take input
+        self._state: State | None = None
+        self._leds: bytes | None = None
+        self._last_scores: list[int] | None = None
+        self._cache: dict = {}
 
     # -- the table's side (the console's output thread) --------------------------------------
 
@@ -108,7 +115,8 @@ class LiveTable:
         self._last_scores = scores
         previous = self.snapshot
         version = previous.version + 1 if previous else 1
-        dirty_from = len(previous.game.events) if previous else 0
+        same_game = previous is not None and previous.game_id == self.game_id
+        dirty_from = len(previous.game.events) if same_game else 0
         for event in game.events[dirty_from:]:
             if event.get("type") == "correct" and isinstance(event.get("target"), int):
                 dirty_from = min(dirty_from, event["target"])
@@ -366,7 +374,7 @@ class LiveRoutes:
     async def feed(self, websocket: WebSocket):
         """Snapshots as they come, each with the log from where the page's copy first differs
         (the whole log on a new connection); and to the room and referee the live load and
-        tilt, at the rate the table publishes them."""
+        tilt, at the rate the table publishes them. A player's feed ends with their game."""
         role: Role = websocket.scope["state"]["role"]
         await websocket.accept()
         version = events = 0
@@ -378,8 +386,15 @@ class LiveRoutes:
             if role.kind != "player":
                 meter = asyncio.create_task(self._sensors_to(websocket, sending))
             try:
+                game_id = None  # a player's link is for one game: the next one has new links
                 while True:
                     snapshot = await self.table.changed_since(version)
+                    if role.kind == "player" and game_id not in (None, snapshot.game_id):
+                        over = f"game {game_id} is over: this link was for that game"
+                        await websocket.send_text(json.dumps({"kind": "over", "text": over}))
+                        await websocket.close(code=4000)
+                        return
+                    game_id = snapshot.game_id
                     start = self.table.log_from(version, events, snapshot.version)
                     async with sending:
                         await websocket.send_text(self.table.message(snapshot, role, start))

@@ -45,9 +45,10 @@ class Access:
     referee_token: str = field(default_factory=lambda: secrets.token_urlsafe(12))
     player_tokens: dict[str, str] = field(default_factory=dict)  # player -> token
 
-    def add_players(self, players: list[str]) -> None:
-        for player in players:
-            self.player_tokens.setdefault(player, secrets.token_urlsafe(12))
+    def set_players(self, players: list[str]) -> None:
+        """A new game's players, each with a new token: an earlier game's links stop working
+        (a name may come back as someone else)."""
+        self.player_tokens = {player: secrets.token_urlsafe(12) for player in players}
 
     def role_for(self, token: str | None) -> Role | None:
         """The role a token grants; no token is the referee on localhost, nobody on the LAN."""

@@ -63,10 +63,11 @@ class SetupDesk:
     def __init__(self):
         self._requests: queue.SimpleQueue = queue.SimpleQueue()
         self.waiting = False  # run is waiting for a game to be chosen
+        self.offers = False  # run takes its games from here (and comes back after each)
 
     def take(self) -> tuple[dict, Callable[[dict], None]]:
         """The next choice and the callback for its answer ({"ok": ...} or {"error": ...})."""
-        self.waiting = True
+        self.waiting = self.offers = True
         return self._requests.get()
 
     def started(self) -> None:

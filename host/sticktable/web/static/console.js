@@ -233,8 +233,14 @@ function feed(onMessage, onSensors) {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
     ws.onopen = () => { delay = 500; status.textContent = "live"; };
     let log = [];
+    let over = false; // a player's link was for a game that is over: nothing to reconnect to
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
+      if (msg.kind === "over") {
+        over = true;
+        status.replaceChildren(el("span", { id: "link-over" }, msg.text));
+        return;
+      }
       if (msg.kind === "sensors") {
         window.sticktableSensors = msg;
         if (onSensors) onSensors(msg);
@@ -246,7 +252,7 @@ function feed(onMessage, onSensors) {
       (window.sticktableSeen = window.sticktableSeen || []).push({ version: msg.version, events: msg.log.length, totals: msg.summary.totals });
       try { onMessage(msg); } catch (err) { status.replaceChildren(failure(err)); }
     };
-    ws.onclose = () => { status.textContent = "reconnecting…"; setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
+    ws.onclose = () => { if (over) return; status.textContent = "reconnecting…"; setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
   }
   connect();
   return status;
@@ -343,11 +349,18 @@ function towerMeter() {
 
 async function viewRoom() {
   const meter = towerMeter();
-  let codes = null; // asked for once the feed is open: a snapshot may come first
+  let codes = null; // the join links of the game shown, asked for when a game's first snapshot comes
+  let codesFor = null;
+  let latest = null;
   let lastRounds = null;
   let lastVersion = 0;
-  const status = feed(render, meter.update);
-  codes = await getJSON("/api/join-codes").catch(() => null);
+  const status = feed((msg) => {
+    latest = msg;
+    render(msg);
+    if (msg.game_id === codesFor) return;
+    codesFor = msg.game_id;
+    getJSON("/api/join-codes").then((c) => { codes = c; render(latest); }).catch(() => { codes = null; });
+  }, meter.update);
   function render(msg) {
     const seats = msg.seats;
     const rings = el("div", { class: "rings", id: "rings" }, seats.map((p, i) =>
@@ -421,6 +434,7 @@ async function viewReferee() {
     const lastLive = [...msg.log].reverse().find((e) => e.type !== "correct" && e.corrected_by === undefined);
     show(
       el("h1", {}, "Referee"), statusLine(msg), status,
+      msg.status.finished ? el("p", { id: "next-game" }, el("a", { href: "/setup" }, "set up the next game")) : null,
       el("section", { class: "panel" },
         el("button", { id: "undo", disabled: !lastLive || msg.status.finished, on: { click: () => confirmThen(`Undo event ${lastLive.n} (${lastLive.text})? It is journaled as a correction.`, "undo") } }, "undo last"),
         el("button", { id: "ok", class: msg.status.paused.length ? null : "secondary", on: { click: () => send("ok") } }, "ok: play on"),
@@ -623,10 +637,10 @@ async function viewSetup() {
       answer.replaceChildren(failure(err));
     }
   }
-  async function untilPlaying() {
+  async function untilPlaying() { // a short simulated game may be over before a poll sees it
     for (;;) {
       const now = await getJSON("/api/setup");
-      if (now.playing !== null && now.playing !== undefined) { location.assign("/"); return; }
+      if (now.games_begun > info.games_begun) { location.assign("/"); return; }
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -643,8 +657,14 @@ async function viewSetup() {
     button.replaceWith(el("span", {}, `give game ${g.id} up for good? `,
       el("button", { id: "confirm-abandon", on: { click: () => choose({ action: "abandon", game: g.id }) } }, "confirm")));
   }
-  if (info.table && !info.waiting) {
-    return show(el("h1", {}, "Setup"), el("p", { id: "starting" }, "the table is starting its game: ",
+  if (info.table && !info.waiting && !info.offers) {
+    return show(el("h1", {}, "Setup"), el("p", { id: "one-game" },
+      "this table was started for one game (with --players or --resume): it sets no other up. ",
+      "Start `sticktable run --web` without them to choose each game here."));
+  }
+  if (info.table && !info.waiting) { // between the answer and the game, or its end and the next
+    setTimeout(() => viewSetup().catch((err) => show(failure(err))), 500);
+    return show(el("h1", {}, "Setup"), el("p", { id: "starting" }, "the table is busy starting or ending a game: ",
       el("a", { href: "/" }, "watch it")));
   }
   if (!info.table) {
