@@ -87,7 +87,7 @@ def set_up(tmp_path_factory, browser):
         screenshot(page, "room-meter")
         # Waiting in the page: the sync Playwright API takes the page's frames only then.
         page.wait_for_selector("#status:has-text('game over')", timeout=300_000)
-        served.read_until("keeps serving", timeout=300)
+        served.read_until("waiting for a game to be set up", timeout=300, nth=2)  # the next one
         yield record
     finally:
         context.close()
