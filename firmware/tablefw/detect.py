@@ -661,7 +661,7 @@ class Detector:
             j = (self._ri - 1) & _RMASK
             self._lean_ax += (16 * self._ax[j] - self._lean_ax) >> 6
             self._lean_ay += (16 * self._ay[j] - self._lean_ay) >> 6
-        if self._ep or self._run < _RING or self._ri & 3:
+        if self._ep or self._quiet < _RING or self._ri & 3:
             return  # (both windows compared still; checked every 4th sample: a lean is slow)
         moved = self._moved()
         if moved > self._band // 2 or moved < -self._band // 2:
