@@ -919,7 +919,9 @@ class Detector:
         if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
-        elif d < self._one_lo and self._rest_of_last(t, d):
+        elif d < self._one_lo and self._unmoving() and self._rest_of_last(t, d):
+            # (a level still on its way up is a slow hand's next stick arriving, not the rest
+            # of the last one: a hand letting go of a stick's rest is done within 200 ms)
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
