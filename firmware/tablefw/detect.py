@@ -895,7 +895,12 @@ class Detector:
                 self._ep_reset()
             elif self._ep:
                 self._episode_end(t)
-            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
+            if (
+                calm
+                and ticks_diff(t, self._last_place_t) < _REST_MS
+                and self._unmoving()  # (on its way up: the next slow hand's stick)
+                and self._rest_of_last(t, d)
+            ):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
