@@ -895,12 +895,7 @@ class Detector:
                 self._ep_reset()
             elif self._ep:
                 self._episode_end(t)
-            if (
-                calm
-                and ticks_diff(t, self._last_place_t) < _REST_MS
-                and self._unmoving()  # (on its way up: the next slow hand's stick)
-                and self._rest_of_last(t, d)
-            ):
+            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
@@ -924,9 +919,7 @@ class Detector:
         if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
-        elif d < self._one_lo and self._unmoving() and self._rest_of_last(t, d):
-            # (a level still on its way up is a slow hand's next stick arriving, not the rest
-            # of the last one: a hand letting go of a stick's rest is done within 200 ms)
+        elif d < self._one_lo and self._rest_of_last(t, d):
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
