@@ -51,6 +51,7 @@ from array import array
 
 from tablefw.compat import const, ticks_diff
 from tablefw.intqueue import IntQueue
+from tablefw.lean import watch as watch_lean
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
@@ -83,7 +84,6 @@ _LEAN_MM = const(12)  # the moments moving this far (x a stick, mm) with the wei
 _LEAN_NOISE_X = const(7)  # ... and this many times their typical move: the table leant on ...
 _LEAN_HOLD_MS = const(3000)  # ... until they are back (or this far into an episode) ...
 _LEAN_MAX_MS = const(10000)  # ... or this long: then their new place is the norm
-_LEAN_TILT_MG = const(4)  # a lean tilts the base at least this much (half a degree is 9 mg)
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
@@ -168,7 +168,7 @@ class Detector:
         self._lean_mom = max(1, stick * _LEAN_MM // 100)  # g x mm
         self._lean16 = self._lean_mom * 16 // _LEAN_NOISE_X  # typical move of the moments, x16
         self._lean_max = _samples(rate_hz, _LEAN_MAX_MS)
-        self._lean_left = 0  # samples the table counts as leant on (see _watch_lean)
+        self._lean_left = 0  # samples the table counts as leant on (tablefw/lean.py)
         self._lean_end = 0
         self._lean_x = 0  # the moments before the lean (g x mm), as sticks since moved them
         self._lean_y = 0
@@ -539,7 +539,7 @@ class Detector:
         self._watch_tilt(t, mx, my)
         if not self._armed:
             return
-        self._watch_lean()
+        watch_lean(self)
         level = self._level
         dev = total - level
         self._track_episode(t, dev)
@@ -642,90 +642,6 @@ class Detector:
         dx = self._avg(self._ax, _WIN) - self._ep_ax
         dy = self._avg(self._ay, _WIN) - self._ep_ay
         return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
-
-    def _watch_lean(self):
-        """Someone leaning on the table tilts the plate: the tower's centre of pressure moves
-        (its weight sits above the plate) while the weight stays the same, over a few hundred
-        ms; it holds, and moves back when they let go. A tilt too small for the
-        accelerometer's noise still moves the moments by a stick's worth, so a lean is seen
-        in the moments: they move with the total steady and no hand on the tower. The table
-        counts as leant on until the moments are back where they were (less what sticks
-        placed or fallen meanwhile changed), for at most _LEAN_MAX_MS, and for _LEAN_HOLD_MS
-        into an episode; meanwhile the moments tell no stick leaving (_base_level)."""
-        if self._lean_left:
-            self._lean_left -= 1
-            self._lean_end -= 1
-            if self._lean_end <= 0:
-                self._lean_left = 0  # leant on this long: the moments' new place is the norm
-        else:  # the base's tilt before a lean (x16, over ~64 samples)
-            j = (self._ri - 1) & _RMASK
-            self._lean_ax += (16 * self._ax[j] - self._lean_ax) >> 6
-            self._lean_ay += (16 * self._ay[j] - self._lean_ay) >> 6
-        if self._ep or self._quiet < _RING or self._ri & 3:
-            return  # (both windows compared still; checked every 4th sample: a lean is slow)
-        moved = self._moved()
-        if moved > self._band // 2 or moved < -self._band // 2:
-            return
-        mx = self._avg(self._mxr, _WIN)
-        my = self._avg(self._myr, _WIN)
-        if self._lean_left:
-            lv = self._level - self._lean_lv
-            if lv > self._same or lv < -self._same:  # a stick placed or fallen meanwhile
-                self._lean_x += mx - self._lean_mx
-                self._lean_y += my - self._lean_my
-            self._lean_mx = mx
-            self._lean_my = my
-            self._lean_lv = self._level
-            back = self._lean_back(mx, my)
-            if self._lean_moved(mx, my) <= self._lean_mom and (back or not self._leant()):
-                self._lean_left = 0  # back, or moved with the base level (a stick slid)
-            else:
-                self._lean_left = self._lean_hold
-            return
-        dm = self._lean_moved(mx, my)
-        if dm > self._lean_mom and dm > self._lean16 * _LEAN_NOISE_X // 16:
-            self._lean_left = self._lean_hold
-            self._lean_end = self._lean_max
-            self._lean_x = self._avg(self._mxr, _WIN, _TREND)  # the moments before the lean
-            self._lean_y = self._avg(self._myr, _WIN, _TREND)
-            self._lean_mx = mx
-            self._lean_my = my
-            self._lean_lv = self._level
-            self._lean_px = 0  # (the furthest the lean took the moments from there)
-            self._lean_py = 0
-            return
-        # The moments' own noise (cells, what the ringing filter leaves): learned as the
-        # total's is, so a noisy board's moments are no lean.
-        cap = 2 * self._lean16
-        self._lean16 += ((dm * 16 if dm * 16 < cap else cap) - self._lean16) >> 5
-        if self._lean16 < 16:
-            self._lean16 = 16
-
-    def _lean_back(self, mx, my):
-        """The moments are back where they were before the lean, or beyond: along the way
-        the lean took them (it may have been seen only halfway), at most _LEAN_MM short."""
-        ox = _clamp(mx - self._lean_x, 16383)  # (products stay below 2**30)
-        oy = _clamp(my - self._lean_y, 16383)
-        lx = self._lean_px
-        ly = self._lean_py
-        if _dist(ox, oy) > _dist(lx, ly):
-            self._lean_px = ox  # the furthest the lean took them
-            self._lean_py = oy
-            return False
-        return ox * lx + oy * ly <= self._lean_mom * _dist(lx, ly)
-
-    def _leant(self):
-        """The base tilts away from where it stood before the lean (averaged over _RING
-        samples): a stick that slid moves the moments too, but tilts nothing."""
-        dx = 16 * self._avg(self._ax, _RING) - self._lean_ax
-        dy = 16 * self._avg(self._ay, _RING) - self._lean_ay
-        return _dist(dx, dy) >= 16 * _LEAN_TILT_MG
-
-    def _lean_moved(self, mx, my):
-        """How far the moments (now mx, my) moved over _TREND samples."""
-        return _dist(
-            mx - self._avg(self._mxr, _WIN, _TREND), my - self._avg(self._myr, _WIN, _TREND)
-        )
 
     def _unmoving(self):
         """The level is not on its way anywhere: the last window and the one _TREND samples
@@ -1080,11 +996,6 @@ def _samples(rate_hz, ms):
     """Samples in `ms` at the nominal rate (at least one)."""
     n = int(rate_hz * ms) // 1000
     return n if n > 0 else 1
-
-
-def _dist(dx, dy):
-    """|dx| + |dy|: how far the moments moved."""
-    return (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy)
 
 
 def _clamp(v, lim):
