@@ -17,6 +17,7 @@ package(
         "detect.py",
         "hx711.py",
         "intqueue.py",
+        "lean.py",
         "keep.py",
         "link.py",
         "median.py",

@@ -1,5 +1,6 @@
-"""tablefw/ringfit.py repeats some of detect.py's constants (MicroPython folds a const() only
-within its own module, and the sampling path needs them folded): they must stay equal."""
+"""tablefw/ringfit.py and tablefw/lean.py repeat some of detect.py's constants (MicroPython
+folds a const() only within its own module, and the sampling path needs them folded): they
+must stay equal."""
 
 import re
 from pathlib import Path
@@ -17,3 +18,10 @@ def test_the_constants_ringfit_shares_with_detect_are_the_same():
     shared = fit.keys() & detect.keys()
     assert {"_RMASK", "_RW", "_Q", "_SMOOTH", "_SHAKE_MS", "_CH", "_UH", "_UMASK"} <= shared
     assert {k: fit[k] for k in shared} == {k: detect[k] for k in shared}
+
+
+def test_the_constants_lean_shares_with_detect_are_the_same():
+    lean, detect = consts("lean.py"), consts("detect.py")
+    shared = lean.keys() & detect.keys()
+    assert {"_RING", "_RMASK", "_WIN", "_TREND", "_LEAN_NOISE_X"} <= shared
+    assert {k: lean[k] for k in shared} == {k: detect[k] for k in shared}

@@ -13,18 +13,25 @@ def causes(truth: list[dict], misses: list[str]) -> Counter:
     def near(kind, a, b):
         return [e for e in truth if e["kind"] == kind and a <= e["t_ms"] <= b]
 
+    late = _late_placements(misses)
     out: Counter = Counter()
     for miss in misses:
         if m := re.search(r"placed missed at (\d+)", miss):
-            out[_missed_placement(int(m.group(1)), near)] += 1
+            t = int(m.group(1))
+            why = _missed_placement(t, near).split(": ", 1)[1]
+            out[f"placed late (> 1 s): {why}" if t in late else f"placed missed: {why}"] += 1
         elif m := re.search(r"placed extra at (\d+)", miss):
             t = int(m.group(1))
-            if near("knock", t - 1500, t):
+            if t in late.values():
+                out["extra placed: a placement reported late (> 1 s)"] += 1
+            elif near("knock", t - 1500, t):
                 out["extra placed: after a knock"] += 1
             elif near("lean", t - 2500, t):
                 out["extra placed: table leant on"] += 1
             elif near("fell", t - 1500, t + 200):
                 out["extra placed: near a fall"] += 1
+            elif near("touch", t - 1500, t + 500):
+                out["extra placed: at a touch"] += 1
             else:
                 out["extra placed: other"] += 1
         elif m := re.search(r"turn (\d+): fell (\d+), reported (\d+)", miss):
@@ -35,6 +42,22 @@ def causes(truth: list[dict], misses: list[str]) -> Counter:
         elif "topple" in miss:
             out[miss.split(" ", 1)[1].split(" at ")[0]] += 1
     return out
+
+
+def _late_placements(misses: list[str]) -> dict[int, int]:
+    """Missed placements reported after the matching window: truth time -> the extra
+    placement 1-3 s after it (each paired once, in time order)."""
+    missed = sorted(
+        int(m.group(1)) for x in misses if (m := re.search(r"placed missed at (\d+)", x))
+    )
+    extra = sorted(int(m.group(1)) for x in misses if (m := re.search(r"placed extra at (\d+)", x)))
+    late = {}
+    for t in missed:
+        f = next((f for f in extra if 1000 < f - t <= 3000), None)
+        if f is not None:
+            late[t] = f
+            extra.remove(f)
+    return late
 
 
 def _missed_placement(t, near) -> str:
