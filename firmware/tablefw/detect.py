@@ -16,7 +16,9 @@
 #   once (its weight leaving within _LEAVE_MS) is a placement and a fall.
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
-#   that then ends at its old level placed a stick.
+#   that then ends at its old level placed a stick. One nearer the hand's spot, seen only
+#   maybe, is told once the hand has gone: back at the old level, the moments stay moved (a
+#   stick on here, another off there); after a touch they come back.
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
@@ -84,6 +86,8 @@ _LEAN_MM = const(12)  # the moments moving this far (x a stick, mm) with the wei
 _LEAN_NOISE_X = const(7)  # ... and this many times their typical move: the table leant on ...
 _LEAN_HOLD_MS = const(3000)  # ... until they are back (or this far into an episode) ...
 _LEAN_MAX_MS = const(10000)  # ... or this long: then their new place is the norm
+_SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
+_PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
@@ -891,9 +895,25 @@ class Detector:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
+        elif self._touched() and self._swapped():
+            self._place(t, self._mean)  # pressed one on while another fell elsewhere
+            self._emit(FELL, t, 1, self._mean)
+            self._forget(1, self._mean)
         elif self._touched() and not self._ep_touch:
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
+
+    def _swapped(self):
+        """A stick placed and another fallen in one press (the press watch saw a residual off
+        the hand's line, too small to tell at once from a hand's wobble): back at the old level
+        the moments stay moved by a stick _SHIFT_MM away, with the base's tilt unchanged (a
+        table leant on moves them too); after a touch they come back."""
+        if self._ep_touch or self._ep_fell or not self._press.maybe or not self._base_level():
+            return False
+        dx = self._momx - self._mx
+        dy = self._momy - self._my
+        shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
+        return shift * 100 >= self._stick * _SHIFT_MM and shift * _PRESS_LEFT >= self._ep_peak
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
@@ -911,8 +931,8 @@ class Detector:
         back where it was and steady, though the plate still rings too much for a stable
         window (heavy ringing takes a second to die away). The touch is reported now; the
         episode runs on until the plate is still (it holds back onsets meanwhile)."""
-        if self._ep_touch or not self._touched() or self._let_go_fell():
-            return
+        if self._ep_touch or not self._touched() or self._let_go_fell() or self._press.maybe:
+            return  # (maybe a stick fell during the press: the stable level tells)
         half = self._same // 2
         d = self._avg(self._ring, _WIN) - level
         old = self._avg(self._ring, _WIN, _WIN) - level

@@ -7,7 +7,8 @@
 # step off that line. The watcher fits the hand's spot (least squares through the origin,
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
-# own noise.
+# own noise. A smaller residual that holds (a stick nearer the hand's spot) is only a maybe:
+# detect.py decides from the moments once the hand has gone.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
 
 from tablefw.compat import const
@@ -15,6 +16,7 @@ from tablefw.compat import const
 _LIM_T = const(400)  # change in total, g x2: 200 g
 _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
 _OFF_MM = const(18)  # a stick this far from the hand's spot is seen
+_MAYBE_MM = const(12)  # ... this far, maybe: the moments after the hand has gone tell (detect.py)
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
 _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
@@ -28,6 +30,7 @@ class PressWatch:
         self._fit_t = self._min_t * 3 // 2  # pressed this hard: the hand's spot is fitted
         self._fast = self._min_t * 2  # a sample-to-sample change a brisk hand makes, no stick
         self._off_min = max(40, stick_g100 * _OFF_MM // 100)  # g x mm
+        self._maybe = max(30, stick_g100 * _MAYBE_MM // 100)
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
         self.reset()
@@ -42,7 +45,9 @@ class PressWatch:
         self._rx = 0  # the residual of the sample before
         self._ry = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
+        self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self.residual = 0
+        self.maybe = False  # a smaller residual held: maybe a stick left
 
     def feed(self, dt100, dx, dy):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
@@ -57,6 +62,7 @@ class PressWatch:
         if self._wait:  # at slightly different moments disagree, and a missing reading is
             self._wait -= 1  # repeated: the residual means nothing for a while
             self._run = 0
+            self._low = 0
             return False
         sxx = self._sxx
         r = 0
@@ -72,6 +78,12 @@ class PressWatch:
             self._rx = rx
             self._ry = ry
         self.residual = r
+        if r > self._maybe and moved <= self._maybe:
+            self._low += 1
+            if self._low >= _HOLD:
+                self.maybe = True
+        else:
+            self._low = 0
         if r > self._off:
             # A stick gone stays gone: the residual holds still. A glitch or a knock's
             # swing jumps about from sample to sample.
