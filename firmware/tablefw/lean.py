@@ -59,6 +59,8 @@ def watch(det):
         return
     dm = _moved(det, mx, my)
     if dm > det._lean_mom and dm > det._lean16 * _LEAN_NOISE_X // 16:
+        if _tilts_back(det):
+            return  # a lean let go (its own end already seen, or never seen): no new lean
         det._lean_left = det._lean_hold
         det._lean_end = det._lean_max
         det._lean_x = det._avg(det._mxr, _WIN, _TREND)  # the moments before the lean
@@ -97,6 +99,20 @@ def _leant(det):
     dx = 16 * det._avg(det._ax, _RING) - det._lean_ax
     dy = 16 * det._avg(det._ay, _RING) - det._lean_ay
     return _dist(dx, dy) >= 16 * _LEAN_TILT_MG
+
+
+def _tilts_back(det):
+    """The base stands at its rest (the armed reference), or tilted back toward it over the
+    windows the moments moved in: someone letting go of the table, not leaning on it.
+    Without this the tail of a release (the lean ended early on a reference taken mid-ramp,
+    or was never seen under a placement) started a new lean whose reference was the leaning
+    table: the moments never came back there, so it held until _LEAN_MAX_MS and hid every
+    fall under a press. (Twice the tilt a lean needs: the base's noise alone stays below.)"""
+    then = _dist(
+        det._avg(det._ax, _WIN, _TREND) - det._rx, det._avg(det._ay, _WIN, _TREND) - det._ry
+    )
+    now = _dist(det._avg(det._ax, _WIN) - det._rx, det._avg(det._ay, _WIN) - det._ry)
+    return now < 2 * _LEAN_TILT_MG or then - now >= _LEAN_TILT_MG // 2
 
 
 def _moved(det, mx, my):

@@ -42,3 +42,30 @@ def test_a_stick_that_slid_does_not_hide_a_fall_under_the_next_press(seed):
     fell = [e for e in found if e["kind"] == "fell"]
     placed = [e for e in found if e["kind"] == "placed"]
     assert len(placed) == 7 and sum(e["count"] for e in fell) == 1, found
+
+
+@pytest.mark.parametrize("seed,place_ms", [(1000, 0.0), (1002, 0.0), (1000, 150.0), (1003, 150.0)])
+def test_letting_go_of_the_table_is_no_new_lean(seed, place_ms):
+    """A stick placed as someone leans on the table hides the lean's start, or moves its
+    reference: the table's return to level then looked like a new lean that never came back,
+    held for seconds, and a stick falling under the next press went unreported."""
+    tower = VirtualTower.create(seed, physics=dict(REAL, overlap_p=0.0, lean_p=0.0))
+    samples = list(tower.run(3000))
+    sticks = [Stick(i, tower.board.stick_g) for i in range(8)]
+    for stick in sticks[:6]:
+        tower.place(stick)
+        samples.extend(tower.run_until_quiet())
+        samples.extend(tower.run(1200))
+    lean = tower.lean_table()
+    lean.deg, lean.ramp, lean.hold = 2.0, 800.0, 2000.0
+    samples.extend(tower.run(place_ms))
+    tower.place(sticks[6])
+    samples.extend(tower.run(2 * lean.ramp + lean.hold + 1500 - place_ms))
+    tower.place(sticks[7], heavy=True)  # a hand presses the new stick on ...
+    tower.add(Fall(tower, [sticks[2]], 0.0, True, delay_ms=250))  # ... as another one falls
+    samples.extend(tower.run_until_quiet())
+    samples.extend(tower.run(2000))
+    found = run_detector(tower.board.meta(), samples)
+    fell = [e for e in found if e["kind"] == "fell"]
+    placed = [e for e in found if e["kind"] == "placed"]
+    assert len(placed) == 8 and sum(e["count"] for e in fell) == 1, found
