@@ -250,7 +250,8 @@ class Detector:
         """Empty tower, standing still: capture a new baseline and tilt reference.
 
         Taken at once if the plate has been still for half a second, else as soon as it has
-        been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt).
+        been still and upright for 1.5 s (no events meanwhile: the tower is being rebuilt);
+        once there is a reference, 0.5 s with the level going nowhere will do (feed()).
         `sticks` (after a board reset mid-round): the tower stands with these sticks, their
         masses in g x10 bottom first (None: not weighed, the nominal mass); the baseline is
         the plate with them on it, and falls are counted against them."""
@@ -537,8 +538,13 @@ class Detector:
         else:
             self._quiet = 0
         if not self._armed:
-            if self._quiet >= self._arm_run and self._upright_now():
-                self._arm_now()
+            # Re-arming after a topple (a reference to stand up to): the game goes on as soon
+            # as the tower stands again, and a noisy board's stillness seldom lasts _ARM_MS
+            # unbroken, so the first placements came before the baseline and were lost.
+            # Standing back where it stood, level and not on its way anywhere, is enough.
+            if self._quiet >= self._arm_run or self._stood_back():
+                if self._upright_now():
+                    self._arm_now()
             return
         self._watch_tilt(t, mx, my)
         if not self._armed:
@@ -683,6 +689,11 @@ class Detector:
         self._settled(t, d, mx, my)
         if self._ep:
             self._commit(d, mx, my)
+
+    def _stood_back(self):
+        """A tower stood back up after a topple (there is a reference): still for half a
+        second, the level going nowhere (not a hand on it, nor a stick on its way)."""
+        return self._has_ref and self._quiet >= self._arm_at_once and self._unmoving()
 
     def _upright_now(self):
         """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
