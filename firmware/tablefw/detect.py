@@ -567,7 +567,10 @@ class Detector:
         ringing (a knock's, or one it has not learned right) swings above the level too."""
         unit = self._unit()
         hold = 2
-        if ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
+        kicked = self._kicked(t, drop)
+        if kicked:
+            drop = self._gone(level, drop)
+        if kicked or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
             # What is left of a knock's ringing dips for under half a period.
             hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
         k = (drop + unit * 2 // 5) // unit
@@ -582,6 +585,34 @@ class Detector:
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
+
+    def _kicked(self, t, drop):
+        """Was the plate kicked just now (a knock the base hardly felt)? The inverse filter
+        turns a kick into a dip of the load for a few samples, which the boxcar spreads over
+        its length: it looks like a stick's weight going. Kicked: the base jolted within
+        _SHAKE_MS (a stick landing on the table does so 200-300 ms after it left, long after
+        its onset), or the raw total jumped by more than 1.5 times the drop in one sample (a
+        weight leaving moves it by about the weight at most)."""
+        if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
+            return True
+        dr = self._dr
+        jump = 0
+        for j in range(1, _QUICK + 1):
+            v = dr[(self._di - j) & _RMASK]  # (half the raw total's step)
+            if v > jump:
+                jump = v
+            elif -v > jump:
+                jump = -v
+        return 4 * jump > 3 * drop + 2 * self._band
+
+    def _gone(self, level, drop):
+        """The drop the newest load still shows: a weight that left stays gone, a kick's dip
+        has passed through the inverse filter (before the boxcar) within a few samples. Only
+        for a fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
+        if self._bn != _SMOOTH:
+            return drop
+        now = level - self._uh[(self._si - 1) & _UMASK]
+        return now if now < drop else drop
 
     def _above(self, level, count):
         """How far the last `count` totals went above `level` (0 if none did)."""
