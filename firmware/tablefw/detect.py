@@ -25,11 +25,13 @@
 #   level holds within a few bands for 0.8 s is settled as a stable window would be, else its
 #   level is taken as it is (a slow plate's unlearned ringing can keep every window from
 #   being stable until the next hand comes, and the episode would run on over many sticks).
-# - A fall is reported at its onset through the nulled ringing, each stick as 60 % of its weight
-#   has gone, going one way (a ringing's leftover swings above the level too; after a knock a
-#   drop must hold half a period); the count is settled at the final level, and a further drop
-#   soon after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop
-#   less what was reported: a partial drop is never an extra stick.
+# - A fall is reported at its onset through the nulled ringing (or on a plate that has shown no
+#   ringing to learn), each stick as 60 % of its weight has gone, going one way (a ringing's
+#   leftover swings above the level too; after a knock, or a kick the base hardly felt, a drop
+#   must hold half a period and the load before the boxcar must still show it); the count is
+#   settled at the final level, and a further drop soon after with no hand (a fall's tail, or
+#   what a ringing hid) is counted on the whole drop less what was reported: a partial drop is
+#   never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
@@ -79,6 +81,7 @@ _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves w
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
+_SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
@@ -588,12 +591,16 @@ class Detector:
         if shaken > self._hush and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
-                self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
+                if not self._ep_pos and self._short(t):
+                    self._fall_tail(t, d, mx, my)  # (counted on the whole drop)
+                else:
+                    self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         knocked = ticks_diff(t, self._knock_t)
-        # (With the ringing filter in use: a new candidate being confirmed does not stop it.)
-        if knocked > self._hush and self._a2 and not self._ep_pos:
+        # (Also before any ringing is learned: a ringing not nulled swings above the level,
+        # which holds the onset back, and a plate that does not ring needs no filter.)
+        if knocked > self._hush and not self._ep_pos:
             self._onset(t, level, level - self._avg(self._ring, 2))  # the level not yet moved
 
     def _onset(self, t, level, drop):
@@ -603,13 +610,21 @@ class Detector:
         ringing (a knock's, or one it has not learned right) swings above the level too."""
         unit = self._unit()
         hold = 2
-        if ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
-            # What is left of a knock's ringing dips for under half a period.
+        back = _WIN
+        if self._kicked(t, drop) or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
+            # What is left of a knock's ringing dips for under half a period, and the load
+            # before the boxcar shows it gone again; the kick's own swing above the level
+            # (which the hold and that cover) need not hold the onset back the full window.
             hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
-        k = (drop + unit * 2 // 5) // unit
+            drop = self._gone(level, drop)
+            back = hold
+        short = self._short(t)
+        if short:
+            unit = self._mean  # (the short fall left its shortfall in the tower's sum)
+        k = (drop + short + unit * 2 // 5) // unit
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
-        if k <= self._fk or (not self._fk and self._above(level, _WIN) > self._band):
+        if k <= self._fk or (not self._fk and self._above(level, back) > self._band):
             self._fk_run = 0
             return
         self._fk_run += 1
@@ -618,6 +633,43 @@ class Detector:
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
+
+    def _short(self, t):
+        """What the last fall's level lacked of its count (g x100, negative), if that level was
+        taken just now, else 0: a level caught mid-ring or mid-slide, whose rest leaves now
+        and is no extra stick. Against the typical stick."""
+        if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
+            return 0
+        short = self._fall_drop - self._fall_n * self._mean
+        return short if short < 0 else 0
+
+    def _kicked(self, t, drop):
+        """Was the plate kicked just now (a knock the base hardly felt)? The inverse filter
+        turns a kick into a dip of the load for a few samples, which the boxcar spreads over
+        its length: it looks like a stick's weight going. Kicked: the base jolted within
+        _SHAKE_MS (a stick landing on the table does so 200-300 ms after it left, long after
+        its onset), or the raw total jumped by more than 1.5 times the drop in one sample (a
+        weight leaving moves it by about the weight at most)."""
+        if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
+            return True
+        dr = self._dr
+        jump = 0
+        for j in range(1, _QUICK + 1):
+            v = dr[(self._di - j) & _RMASK]  # (half the raw total's step)
+            if v > jump:
+                jump = v
+            elif -v > jump:
+                jump = -v
+        return 4 * jump > 3 * drop + 2 * self._band
+
+    def _gone(self, level, drop):
+        """The drop the newest load still shows: a weight that left stays gone, a kick's dip
+        has passed through the inverse filter (before the boxcar) within a few samples. Only
+        for a fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
+        if self._bn != _SMOOTH:
+            return drop
+        now = level - self._uh[(self._si - 1) & _UMASK]
+        return now if now < drop else drop
 
     def _above(self, level, count):
         """How far the last `count` totals went above `level` (0 if none did)."""

@@ -262,6 +262,16 @@ def _ring_knock(s):
     s.place()
 
 
+def _soft_knock(s):
+    """Knocks the base hardly feels (60-150 mg) that kick a heavily ringing plate."""
+    s.build(8)
+    for _ in range(6):
+        s.tower.knock(strength_mg=s.rng.uniform(60, 150))
+        s.settle()
+        s.run(900)
+    s.place()
+
+
 SCENARIOS = {
     "gentle": _gentle,
     "heavy": _heavy,
@@ -287,6 +297,7 @@ SCENARIOS = {
     "ring-falls": _single_falls,
     "ring-burst": _burst,
     "ring-knock": _ring_knock,
+    "soft-knock": _soft_knock,
     "slow-hands": _gentle,
     "rigid-topple": _topple,
     "rigid-crumble": _crumble,
@@ -301,6 +312,7 @@ SCENARIO_PHYSICS = {
     "ring-falls": REAL,
     "ring-burst": REAL,
     "ring-knock": REAL,
+    "soft-knock": dict(REAL, ring_zeta=(0.01, 0.02), knock_ring_g=(60.0, 90.0)),
     "slow-hands": dict(REAL, slow_p=1.0),
     "rigid-topple": dict(REAL, rest_p=0.0),
     "rigid-crumble": dict(REAL, rest_p=1.0),
