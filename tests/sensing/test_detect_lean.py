@@ -5,12 +5,25 @@ as a stick placed: "fell 1" and "placed" for nothing. A stick sliding on the tow
 moments as well but tilts nothing: it must not hide a fall under the next press."""
 
 import pytest
+from towers import built_tower
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
 from sticktable.sim.physics import REAL
 from sticktable.sim.scenarios import scenario
-from sticktable.sim.tower import Fall, Stick, VirtualTower
+from sticktable.sim.tower import Fall
+
+QUIET_TABLE = dict(REAL, overlap_p=0.0, lean_p=0.0)  # no lean or overlap but the test's own
+
+
+def press_one_on_as_another_falls(tower, samples, new, falling) -> tuple[list, list]:
+    """A hand presses `new` on as `falling` falls; what the detector found: (placed, fell)."""
+    tower.place(new, heavy=True)
+    tower.add(Fall(tower, [falling], 0.0, True, delay_ms=250))
+    samples.extend(tower.run_until_quiet())
+    samples.extend(tower.run(2000))
+    found = run_detector(tower.board.meta(), samples)
+    return [e for e in found if e["kind"] == "placed"], [e for e in found if e["kind"] == "fell"]
 
 
 @pytest.mark.parametrize("seed", [14, 17, 35, 40])
@@ -24,24 +37,12 @@ def test_leaning_into_a_touch_places_nothing_and_drops_nothing(seed):
 
 @pytest.mark.parametrize("seed", [1000, 1001, 1002])
 def test_a_stick_that_slid_does_not_hide_a_fall_under_the_next_press(seed):
-    tower = VirtualTower.create(seed, physics=dict(REAL, overlap_p=0.0, lean_p=0.0))
-    samples = list(tower.run(3000))
-    sticks = [Stick(i, tower.board.stick_g) for i in range(7)]
-    for stick in sticks[:6]:
-        tower.place(stick)
-        samples.extend(tower.run_until_quiet())
-        samples.extend(tower.run(1200))
+    tower, samples, sticks = built_tower(seed, QUIET_TABLE, 7, standing=6, pause_ms=1200)
     tower.slide(sticks[1])
     samples.extend(tower.run_until_quiet())
     samples.extend(tower.run(1500))
-    tower.place(sticks[6], heavy=True)  # a hand presses the new stick on ...
-    tower.add(Fall(tower, [sticks[2]], 0.0, True, delay_ms=250))  # ... as another one falls
-    samples.extend(tower.run_until_quiet())
-    samples.extend(tower.run(2000))
-    found = run_detector(tower.board.meta(), samples)
-    fell = [e for e in found if e["kind"] == "fell"]
-    placed = [e for e in found if e["kind"] == "placed"]
-    assert len(placed) == 7 and sum(e["count"] for e in fell) == 1, found
+    placed, fell = press_one_on_as_another_falls(tower, samples, sticks[6], sticks[2])
+    assert len(placed) == 7 and sum(e["count"] for e in fell) == 1, (placed, fell)
 
 
 @pytest.mark.parametrize("seed,place_ms", [(1000, 0.0), (1002, 0.0), (1000, 150.0), (1003, 150.0)])
@@ -49,23 +50,11 @@ def test_letting_go_of_the_table_is_no_new_lean(seed, place_ms):
     """A stick placed as someone leans on the table hides the lean's start, or moves its
     reference: the table's return to level then looked like a new lean that never came back,
     held for seconds, and a stick falling under the next press went unreported."""
-    tower = VirtualTower.create(seed, physics=dict(REAL, overlap_p=0.0, lean_p=0.0))
-    samples = list(tower.run(3000))
-    sticks = [Stick(i, tower.board.stick_g) for i in range(8)]
-    for stick in sticks[:6]:
-        tower.place(stick)
-        samples.extend(tower.run_until_quiet())
-        samples.extend(tower.run(1200))
+    tower, samples, sticks = built_tower(seed, QUIET_TABLE, 8, standing=6, pause_ms=1200)
     lean = tower.lean_table()
     lean.deg, lean.ramp, lean.hold = 2.0, 800.0, 2000.0
     samples.extend(tower.run(place_ms))
     tower.place(sticks[6])
     samples.extend(tower.run(2 * lean.ramp + lean.hold + 1500 - place_ms))
-    tower.place(sticks[7], heavy=True)  # a hand presses the new stick on ...
-    tower.add(Fall(tower, [sticks[2]], 0.0, True, delay_ms=250))  # ... as another one falls
-    samples.extend(tower.run_until_quiet())
-    samples.extend(tower.run(2000))
-    found = run_detector(tower.board.meta(), samples)
-    fell = [e for e in found if e["kind"] == "fell"]
-    placed = [e for e in found if e["kind"] == "placed"]
-    assert len(placed) == 8 and sum(e["count"] for e in fell) == 1, found
+    placed, fell = press_one_on_as_another_falls(tower, samples, sticks[7], sticks[2])
+    assert len(placed) == 8 and sum(e["count"] for e in fell) == 1, (placed, fell)

@@ -4,23 +4,18 @@ unbroken stillness the first baseline waits for, and the first stick placed on t
 tower came before the baseline: it was part of the empty tower, never reported."""
 
 import pytest
+from towers import built_tower
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.physics import REAL
-from sticktable.sim.tower import Rebuild, Stick, VirtualTower
+from sticktable.sim.tower import Rebuild
 
 NOISY = dict(REAL, rest_p=0.0)
 
 
 @pytest.mark.parametrize("seed", [1000, 1001, 1002, 1003, 1004, 1005])
 def test_the_first_stick_on_a_tower_stood_back_up_is_placed(seed):
-    tower = VirtualTower.create(seed, physics=NOISY, noise_scale=1.6)
-    samples = list(tower.run(3000))
-    sticks = [Stick(i, tower.board.stick_g) for i in range(9)]
-    for stick in sticks[:6]:
-        tower.place(stick)
-        samples.extend(tower.run_until_quiet())
-        samples.extend(tower.run(800))
+    tower, samples, sticks = built_tower(seed, NOISY, 9, standing=6, pause_ms=800, noise_scale=1.6)
     tower.topple()
     samples.extend(tower.run_until_quiet())
     samples.extend(tower.run(800))
