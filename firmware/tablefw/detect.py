@@ -862,6 +862,8 @@ class Detector:
                 self._pl_run = 0
                 if self._pl_on and dev > self._pl_level + s // 2:
                     self._pl_on = False
+                elif self._pl_on and not self._pl_back:
+                    self._still_resting(t)
             if self._pl_on and self._pl_back == 0 and dev < self._exc:
                 self._pl_back = t  # back down: a stick drops off at once, a hand eases off
 
@@ -977,6 +979,15 @@ class Detector:
         dy = self._momy - self._my
         shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
         return shift * 100 >= self._stick * _SHIFT_MM and shift * _PRESS_LEFT >= self._ep_peak
+
+    def _still_resting(self, t):
+        """A stick seen resting alone rests on while the level holds one stick within a few
+        bands: a slow hand's stick, caught resting as it arrived, sways looser than a stable
+        window until it drops, and its fall is timed from then, not from its arrival."""
+        if self._spread(_QUICK) <= self._band * _LOOSE_X:
+            d = self._avg(self._ring, _QUICK) - self._level
+            if self._one_lo < d < self._one_hi:
+                self._pl_last = t
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
