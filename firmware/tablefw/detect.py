@@ -904,7 +904,7 @@ class Detector:
         if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
-        elif d < self._one_lo and self._rest_of_last(t, d):
+        elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
@@ -934,6 +934,12 @@ class Detector:
         self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
+
+    def _settling_rest(self, t):
+        """Can a level that was not calm still be the rest of the last stick? Soon after its
+        placement, however it moves; later only once it stopped rising: a level still rising
+        that long after is the first grams of a slow hand's next stick."""
+        return ticks_diff(t, self._last_place_t) < _REST_MS or self._moved() <= self._band // 2
 
     def _rest_of_last(self, t, d):
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still

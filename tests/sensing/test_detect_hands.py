@@ -82,3 +82,21 @@ def test_a_slow_hands_first_stick_that_falls_just_after_the_release_is_placed_an
     assert [e["count"] for e in found if e["kind"] == "fell"] == [1], found
     assert tally.placed_found == tally.placed_reported == 1, tally.misses
     assert not [e for e in found if e["kind"] == "touch"], found
+
+
+@pytest.mark.parametrize("seed", [1001, 1003])
+def test_a_slow_hand_after_a_stick_weighed_short_places_its_own_stick(seed):
+    # Every other stick weighs 9.5 g on a 12 g board (as a stick weighed short on a level left
+    # high does); the next stick's weight then arrives over 0.8-0.9 s, 0.9 s after it settled.
+    # Its first grams are no rest of the light stick (the level is still rising), so it is
+    # placed on time, not a second late or never.
+    slow = dict(REAL, slow_p=1.0, slow_ms=(800.0, 900.0), steady_p=1.0, overlap_p=0.0)
+
+    def script(tower, samples):
+        for i in range(4):
+            tower.place(Stick(i, 9.5 if i % 2 == 0 else tower.board.stick_g))
+            samples.extend(tower.run_until_quiet())
+            samples.extend(tower.run(900))
+
+    _, tally = play(seed, slow, script, stick_g=12.0)
+    assert tally.placed_found == tally.placed_truth == tally.placed_reported == 4, tally.misses
