@@ -55,7 +55,7 @@ from array import array
 
 from tablefw.compat import const, ticks_diff
 from tablefw.intqueue import IntQueue
-from tablefw.lean import watch as watch_lean
+from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
@@ -85,10 +85,6 @@ _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves t
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
-_LEAN_MM = const(12)  # the moments moving this far (x a stick, mm) with the weight unchanged ...
-_LEAN_NOISE_X = const(7)  # ... and this many times their typical move: the table leant on ...
-_LEAN_HOLD_MS = const(3000)  # ... until they are back (or this far into an episode) ...
-_LEAN_MAX_MS = const(10000)  # ... or this long: then their new place is the norm
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _TILT_RUN = const(4)  # consecutive leaning samples that make a topple
@@ -171,21 +167,7 @@ class Detector:
         self._resync_run = _samples(rate_hz, _RESYNC_MS)
         self._press_run = _samples(rate_hz, _PRESS_MS)
         self._still_run = _samples(rate_hz, _STILL_MS)
-        self._lean_hold = _samples(rate_hz, _LEAN_HOLD_MS)
-        self._lean_mom = max(1, stick * _LEAN_MM // 100)  # g x mm
-        self._lean16 = self._lean_mom * 16 // _LEAN_NOISE_X  # typical move of the moments, x16
-        self._lean_max = _samples(rate_hz, _LEAN_MAX_MS)
-        self._lean_left = 0  # samples the table counts as leant on (tablefw/lean.py)
-        self._lean_end = 0
-        self._lean_x = 0  # the moments before the lean (g x mm), as sticks since moved them
-        self._lean_y = 0
-        self._lean_mx = 0  # the moments and the level when last looked at
-        self._lean_my = 0
-        self._lean_lv = 0
-        self._lean_px = 0
-        self._lean_py = 0
-        self._lean_ax = 0  # the base's tilt before a lean, mg x16
-        self._lean_ay = 0
+        self._lean = LeanWatch(rate_hz, stick)  # the table leant on (tablefw/lean.py)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -278,7 +260,7 @@ class Detector:
         self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
         self._fall_n = 0
         self._tilt_run = 0
-        self._lean_left = 0  # (a lean is not carried over a new baseline)
+        self._lean.left = 0  # (a lean is not carried over a new baseline)
         self._fk = 0  # sticks of the fall under way already reported at their onset
         self._fk_run = 0
         self._tilting = False
@@ -552,7 +534,7 @@ class Detector:
         self._watch_tilt(t, mx, my)
         if not self._armed:
             return
-        watch_lean(self)
+        self._lean.watch(self)
         level = self._level
         dev = total - level
         self._track_episode(t, dev)
@@ -699,7 +681,7 @@ class Detector:
     def _base_level(self):
         """The base tilts as it did when the episode began, and the table was not leant on
         lately: a table leant on shifts the moments, and that is no stick leaving."""
-        if self._lean_left:
+        if self._lean.left:
             return False
         dx = self._avg(self._ax, _WIN) - self._ep_ax
         dy = self._avg(self._ay, _WIN) - self._ep_ay

@@ -23,5 +23,5 @@ def test_the_constants_ringfit_shares_with_detect_are_the_same():
 def test_the_constants_lean_shares_with_detect_are_the_same():
     lean, detect = consts("lean.py"), consts("detect.py")
     shared = lean.keys() & detect.keys()
-    assert {"_RING", "_RMASK", "_WIN", "_TREND", "_LEAN_NOISE_X"} <= shared
+    assert {"_RING", "_RMASK", "_WIN", "_TREND"} <= shared
     assert {k: lean[k] for k in shared} == {k: detect[k] for k in shared}
