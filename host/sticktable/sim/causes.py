@@ -18,7 +18,7 @@ def causes(truth: list[dict], misses: list[str]) -> Counter:
     for miss in misses:
         if m := re.search(r"placed missed at (\d+)", miss):
             t = int(m.group(1))
-            why = _missed_placement(t, near).split(": ", 1)[1]
+            why = _why_missed(t, near)
             out[f"placed late (> 1 s): {why}" if t in late else f"placed missed: {why}"] += 1
         elif m := re.search(r"placed extra at (\d+)", miss):
             t = int(m.group(1))
@@ -60,18 +60,19 @@ def _late_placements(misses: list[str]) -> dict[int, int]:
     return late
 
 
-def _missed_placement(t, near) -> str:
+def _why_missed(t, near) -> str:
+    """Why the placement at `t` was missed (or reported late)."""
     placed = near("placed", t, t)[0]
     onset = placed["onset_ms"]
     if near("fell", onset, t):
-        return "placed missed: a stick fell during the press"
+        return "a stick fell during the press"
     if near("fell", t, t + 700):
-        return "placed missed: it fell soon after"
+        return "it fell soon after"
     if near("knock", onset - 300, t + 300):
-        return "placed missed: a knock"
+        return "a knock"
     if t - onset > 900:
-        return "placed missed: slow hand (> 0.9 s)"
-    return "placed missed: other"
+        return "slow hand (> 0.9 s)"
+    return "other"
 
 
 def _wrong_count(truth, turn, want, got, near) -> str:
