@@ -636,13 +636,16 @@ class Detector:
             return True
         dr = self._dr
         jump = 0
-        for j in range(1, _QUICK + 1):
+        # A jump stays in the nulled total through the inverse filter's two taps and the
+        # boxcar: a glitch of two wild readings dips it that long.
+        for j in range(1, self._bn + 3):
             v = dr[(self._di - j) & _RMASK]  # (half the raw total's step)
             if v > jump:
                 jump = v
             elif -v > jump:
                 jump = -v
-        return 4 * jump > 3 * drop + 2 * self._band
+        # (a jump the fit's clamp cut, 41 g in one sample, is more than any burst leaves)
+        return jump >= _D_CLAMP or 4 * jump > 3 * drop + 2 * self._band
 
     def _gone(self, level, drop):
         """The drop the newest load still shows: a weight that left stays gone, a kick's dip
@@ -650,8 +653,12 @@ class Detector:
         for a fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
         if self._bn != _SMOOTH:
             return drop
-        now = level - self._uh[(self._si - 1) & _UMASK]
-        return now if now < drop else drop
+        # (the inverse filter's taps carry a kick two samples on: each of the last three)
+        for j in range(1, 4):
+            now = level - self._uh[(self._si - j) & _UMASK]
+            if now < drop:
+                drop = now
+        return drop
 
     def _above(self, level, count):
         """How far the last `count` totals went above `level` (0 if none did)."""
