@@ -604,8 +604,10 @@ class Detector:
         if short:
             unit = self._mean  # (the short fall left its shortfall in the tower's sum)
         k = (drop + short + unit * 2 // 5) // unit
-        if k < 1 and not self._fk and not short and back == _WIN and self._bn > _SMOOTH:
-            k = self._ahead(level, drop, unit)
+        if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
+            # (not a fall's rest, counted on the fall's whole drop)
+            if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
+                k = self._ahead(level, drop, unit)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
         if k <= self._fk or (not self._fk and self._above(level, back) > self._band):
@@ -641,15 +643,22 @@ class Detector:
         its length: it looks like a stick's weight going. Kicked: the base jolted within
         _SHAKE_MS (a stick landing on the table does so 200-300 ms after it left, long after
         its onset), or the raw total jumped by more than 1.5 times the drop in one sample (a
-        weight leaving moves it by about the weight at most)."""
+        weight leaving moves it by about the weight at most). On a slowly ringing plate, the
+        jump beyond what the learned ringing predicts: its own swing moves the total by more
+        than a stick a sample for seconds."""
         if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
             return True
         dr = self._dr
         jump = 0
+        a1 = self._a1 if self._bn > _SMOOTH else 0
+        a2 = self._a2 if self._bn > _SMOOTH else 0
         # A jump stays in the nulled total through the inverse filter's two taps and the
         # boxcar: a glitch of two wild readings dips it that long.
         for j in range(1, self._bn + 3):
-            v = dr[(self._di - j) & _RMASK]  # (half the raw total's step)
+            i = self._di - j
+            v = dr[i & _RMASK]  # (half the raw total's step)
+            if a1:
+                v -= (a1 * dr[(i - 1) & _RMASK] + a2 * dr[(i - 2) & _RMASK]) // _Q
             if v > jump:
                 jump = v
             elif -v > jump:
