@@ -59,7 +59,7 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import cos2_table, fit
+from tablefw.ringfit import ahead, cos2_table, fit, raw_jump
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
@@ -607,7 +607,7 @@ class Detector:
         if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
             # (not a fall's rest, counted on the fall's whole drop)
             if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
-                k = self._ahead(level, drop, unit)
+                k = ahead(self, level, drop, unit)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
         if k <= self._fk or (not self._fk and self._above(level, back) > self._band):
@@ -619,14 +619,6 @@ class Detector:
         self._emit(FELL, t, k - self._fk, drop)
         self._fk = k
         self._fk_run = 0
-
-    def _ahead(self, level, drop, unit):
-        """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
-        length: the first stick is reported once the nulled total, run on by its change over
-        that half, is 60 % of a stick down, and the total itself a third of one (1 or 0)."""
-        then = level - self._avg(self._ring, 2, self._bn // 2)
-        on = 2 * drop - (then if then > 0 else 0)
-        return 1 if 3 * drop >= unit and 5 * on >= 3 * unit else 0
 
     def _short(self, t):
         """What the last fall's level lacked of its count (g x100, negative), if that level was
@@ -648,21 +640,9 @@ class Detector:
         than a stick a sample for seconds."""
         if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
             return True
-        dr = self._dr
-        jump = 0
-        a1 = self._a1 if self._bn > _SMOOTH else 0
-        a2 = self._a2 if self._bn > _SMOOTH else 0
         # A jump stays in the nulled total through the inverse filter's two taps and the
         # boxcar: a glitch of two wild readings dips it that long.
-        for j in range(1, self._bn + 3):
-            i = self._di - j
-            v = dr[i & _RMASK]  # (half the raw total's step)
-            if a1:
-                v -= (a1 * dr[(i - 1) & _RMASK] + a2 * dr[(i - 2) & _RMASK]) // _Q
-            if v > jump:
-                jump = v
-            elif -v > jump:
-                jump = -v
+        jump = raw_jump(self, self._bn + 2)
         # (a jump the fit's clamp cut, 41 g in one sample, is more than any burst leaves)
         return jump >= _D_CLAMP or 4 * jump > 3 * drop + 2 * self._band
 

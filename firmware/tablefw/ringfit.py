@@ -1,6 +1,7 @@
 # The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
 # linear prediction fitted on the sample differences, and the period of a slow ringing, which
-# the detector's boxcar averages over. Functions on the Detector's own state (kept apart so
+# the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead).
+# Functions on the Detector's own state (kept apart so
 # that compiling detect.py from source fits a 192 KB heap's fragments less tightly); called
 # from Detector.feed, so integers only and no allocation.
 
@@ -141,3 +142,36 @@ def fit(det, di):
         det._a1 = det._c1
         det._a2 = det._c2
         period(det)
+
+
+def raw_jump(det, n):
+    """The largest step of the raw total (halved, as the fit keeps it) over the last n
+    samples. With a slow ringing learned, each step less what the ringing predicts from the
+    two before: a lightly damped plate's own swing moves the total by more than a stick a
+    sample for seconds (a missing reading on the swing too), and is no kick."""
+    dr = det._dr
+    slow = det._bn > _SMOOTH
+    a1 = det._a1 if slow else 0
+    a2 = det._a2 if slow else 0
+    top = 0
+    for j in range(1, n + 1):
+        i = det._di - j
+        v = dr[i & _RMASK]
+        if a1:
+            v -= (a1 * dr[(i - 1) & _RMASK] + a2 * dr[(i - 2) & _RMASK]) // _Q
+        if v < 0:
+            v = -v
+        if v > top:
+            top = v
+    return top
+
+
+def ahead(det, level, drop, unit):
+    """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
+    length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
+    change over that half, is 60 % of a stick, and the drop itself a third of one."""
+    ring = det._ring
+    j = det._ri - det._bn // 2  # (the mean of the two totals that long ago)
+    then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    on = 2 * drop - (then if then > 0 else 0)
+    return 1 if 3 * drop >= unit and 5 * on >= 3 * unit else 0
