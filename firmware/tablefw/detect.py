@@ -683,9 +683,14 @@ class Detector:
         lately: a table leant on shifts the moments, and that is no stick leaving."""
         if self._lean.left:
             return False
-        dx = self._avg(self._ax, _WIN) - self._ep_ax
-        dy = self._avg(self._ay, _WIN) - self._ep_ay
-        return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
+        # Over the whole history (32 samples) at both ends, against the accelerometer's own
+        # noise: two 8-sample means of a noisy base differ by more than _LEAN_MG by chance.
+        dx = _sum(self._ax) - self._ep_ax
+        dy = _sum(self._ay) - self._ep_ay
+        lim = (_jitter(self._ax, self._ri) + _jitter(self._ay, self._ri)) * 2 // 5
+        if lim < _RING * _LEAN_MG:  # (the jitter is ~70 sigma of a reading: this is 3.5
+            lim = _RING * _LEAN_MG  # sigma of the difference of the two sums)
+        return -lim <= dx <= lim and -lim <= dy <= lim
 
     def _unmoving(self):
         """The level is not on its way anywhere: the last window and the one _TREND samples
@@ -808,8 +813,8 @@ class Detector:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
-                self._ep_ax = self._avg(self._ax, _WIN)  # the base's tilt as the episode began
-                self._ep_ay = self._avg(self._ay, _WIN)
+                self._ep_ax = _sum(self._ax)  # the base's tilt as the episode began (x _RING)
+                self._ep_ay = _sum(self._ay)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._ep_press += 1
@@ -1072,6 +1077,26 @@ class Detector:
 
 def _pct(v, p):
     return v * p // 100
+
+
+def _sum(buf):
+    """Sum of a whole history ring (_RING samples)."""
+    s = 0
+    for i in range(_RING):
+        s += buf[i]
+    return s
+
+
+def _jitter(buf, ri):
+    """Sum of |sample-to-sample change| over a history ring whose oldest sample is at `ri`:
+    ~1.13 sigma of its noise per change, unmoved by a slow tilt."""
+    s = 0
+    prev = buf[ri]
+    for k in range(1, _RING):
+        v = buf[(ri + k) & _RMASK]
+        s += v - prev if v >= prev else prev - v
+        prev = v
+    return s
 
 
 def _samples(rate_hz, ms):
