@@ -540,7 +540,10 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
-        if self._ep and shaken > _KNOCK_RING_MS and not self._ep_fell:
+        # The press watch pauses for a knock's ringing; a stick landing on the table beside the
+        # tower (often the one that fell) jolts the base without ringing the plate.
+        knocked = ticks_diff(t, self._knock_t)
+        if self._ep and knocked > _KNOCK_RING_MS and shaken > _SHAKE_MS and not self._ep_fell:
             if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1
