@@ -964,6 +964,18 @@ class Detector:
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
 
+    def _touch_fell(self, t, drop):
+        """A hand pressed and has gone, and the sticks seen leaving meanwhile (told at once) are
+        all the level lost: the hand added nothing, it touched."""
+        if (
+            self._ep_fell
+            and not self._ep_touch
+            and self._touched()
+            and self._count(drop) <= self._fk
+        ):
+            self._emit(TOUCH, t, 1, self._ep_peak)
+            self._ep_touch = True
+
     def _swapped(self):
         """A stick placed and another fallen in one press (the press watch saw a residual off
         the hand's line, too small to tell at once from a hand's wobble): back at the old level
@@ -1030,6 +1042,7 @@ class Detector:
     def _fell(self, t, drop, mx, my):
         """The level after a fall: the count from the weight that left, less what _onset
         already reported."""
+        self._touch_fell(t, drop)
         n = self._count(drop)
         if n > self._fk:
             self._emit(FELL, t, n - self._fk, drop)

@@ -73,3 +73,14 @@ def _until(samples, t_ms):
         if s.t_ms > t_ms:
             return
         yield s
+
+
+def test_a_touch_during_which_a_stick_fell_is_a_touch_and_a_fall():
+    # touch-fall-slow, seed 2: a hand presses, a stick falls from elsewhere (told at once by
+    # the press watch), the hand goes; the level is one stick down. The touch was lost: only a
+    # return to the old level told one.
+    sc = scenario("touch-fall-slow", seed=2)
+    tally = evaluate(sc.truth, run_detector(sc.meta, sc.samples), "touch-fall-slow/2")
+    assert tally.touches_truth == 1
+    assert tally.touches_found == 1, tally.misses
+    assert tally.fall_turns_exact == tally.turns_with_falls, tally.misses
