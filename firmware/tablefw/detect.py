@@ -77,6 +77,7 @@ _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the ne
 _TREND = const(24)  # samples between the windows compared to see a level moving one way
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_ALONE_MS = const(150)  # a stick resting alone this long in an episode: its hand has gone
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
@@ -290,6 +291,7 @@ class Detector:
         self._pl_run = 0
         self._pl_last = 0
         self._pl_back = 0
+        self._pl_from = 0  # when the stick seen resting alone was first seen
 
     def raw_total(self):
         """The plate's last total as read (g x100 over the first readings)."""
@@ -840,6 +842,8 @@ class Detector:
                 if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
+                        if not self._pl_on:
+                            self._pl_from = t
                         self._pl_level = d
                         self._pl_on = True
                         self._pl_last = t
@@ -856,6 +860,8 @@ class Detector:
                     self._still_resting(t)
             if self._pl_on and self._pl_back == 0 and dev < self._exc:
                 self._pl_back = t  # back down: a stick drops off at once, a hand eases off
+            if self._pl_on and self._pl_last == t and ticks_diff(t, self._pl_from) >= _ALONE_MS:
+                self._watch_from_rest()
 
     def _settled(self, t, d, mx, my):
         """A stable window: compare it with the last stable state."""
@@ -996,6 +1002,16 @@ class Detector:
             d = self._avg(self._ring, _QUICK) - self._level
             if self._one_lo < d < self._one_hi:
                 self._pl_last = t
+
+    def _watch_from_rest(self):
+        """A stick has rested alone a while within the episode (its hand gone): the press
+        watch measures the next press from here, else that stick, at its own spot, is a step
+        off the next hand's line (a stick leaving)."""
+        if self._pl_from:
+            d = self._avg(self._ring, _QUICK) - self._level
+            mx = self._avg(self._mxr, _QUICK) - self._mx
+            self._press.rebase(d, mx, self._avg(self._myr, _QUICK) - self._my)
+            self._pl_from = 0  # (once per rest)
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
