@@ -559,6 +559,14 @@ class Detector:
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
+        if calm and self._ep_fell and self._back_after_fell(level):
+            self._fk = 0  # (told at once: a new fall counts afresh)
+            self._emit(PLACED, t, 1, self._mean)  # one on, one off: the sticks' count holds
+            self._last_place_t = t
+            self._mx = mx
+            self._my = my
+            self._ep_reset()
+            return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
@@ -1037,6 +1045,17 @@ class Detector:
         if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
+
+    def _back_after_fell(self, level):
+        """A stick was seen leaving under the press, the hand has gone and the level is back
+        where it was over the last few samples (though the plate still rings): the hand placed
+        one. Told now, before the plate is still: another stick leaving soon after is a fall of
+        its own, not the placed one missing."""
+        if self._ep_press or self._spread(_QUICK) > self._band * _LOOSE_X:
+            return False
+        d = self._avg(self._ring, _QUICK) - level
+        half = self._same // 2
+        return -half <= d <= half and self._above(level, _QUICK) <= self._same
 
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.

@@ -119,3 +119,15 @@ def test_a_press_after_a_stick_came_to_rest_in_the_same_episode_is_no_fall(seed)
     assert not any(e["t_ms"] < 10000 for e in game.truth_events() if e["kind"] == "fell")
     fell = [e for e in run_detector(game.meta, samples) if e["kind"] == "fell"]
     assert not fell
+
+
+def test_a_stick_falling_just_after_a_swapped_press_is_a_fall_of_its_own():
+    # Overlap game (tuning seed 1000), 190-201 s: a stick falls under a press (199.55 s, told
+    # at once), the hand lets go of its stick (199.86 s) and the level is back where it was
+    # for a moment, ringing; another stick falls 80 ms after the release (199.94 s). The
+    # placement waited for a still plate, which by then was one stick down: it looked like
+    # the first fall alone (the placement and the second fall lost).
+    game = SimGame(["Ann", "Bo", "Cy"], seed=1000, physics=_OVERLAP, lively=1.5)
+    samples = [s for s in _until(game.samples(), 201000) if s.t_ms >= 190000]
+    turn = [e for e in run_detector(game.meta, samples) if 199000 < e["t_ms"] < 201000]
+    assert [e["kind"] for e in turn] == ["fell", "placed", "fell"], turn
