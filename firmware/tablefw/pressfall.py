@@ -8,7 +8,9 @@
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
 # own noise. A smaller residual that holds (a stick nearer the hand's spot) is only a maybe:
-# detect.py decides from the moments once the hand has gone.
+# detect.py decides from the moments once the hand has gone. Within one episode a stick that has
+# come to rest alone is the new origin (rebase); a residual farther off than any two loads on
+# the plate means the line is not this hand's, and the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
 
 from tablefw.compat import const
