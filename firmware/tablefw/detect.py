@@ -844,8 +844,11 @@ class Detector:
         if self._ep and self._nring >= _QUICK:
             s = self._stick
             ringing = self._a2 or self._c2
-            if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
-                self._pl_on = False  # a shaking plate shows no resting stick
+            if (
+                ticks_diff(t, self._shake_t) <= _SHAKE_MS
+                or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+            ):
+                self._pl_on = False  # a shaking plate (or one a knock rings) shows no resting stick
             elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
                 # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level

@@ -131,3 +131,15 @@ def test_a_stick_falling_just_after_a_swapped_press_is_a_fall_of_its_own():
     samples = [s for s in _until(game.samples(), 201000) if s.t_ms >= 190000]
     turn = [e for e in run_detector(game.meta, samples) if 199000 < e["t_ms"] < 201000]
     assert [e["kind"] for e in turn] == ["fell", "placed", "fell"], turn
+
+
+def test_a_knocks_ringing_shows_no_stick_let_go_that_fell():
+    # Independent game (tuning seed 1003), 290-306 s: a slow hand's stick (placed 302.9 s, no
+    # fall), then a knock at 304.25 s rings the slow plate by tens of grams. A moment of the
+    # ringing at one stick up, then back down within 180 ms, passed for a stick let go that
+    # rested and fell off at once: "placed" and "fell 1" at 304.56 s, though nothing moved.
+    game = SimGame(["Ann", "Bo", "Cy"], seed=1003, physics=_INDEPENDENT, lively=1.5)
+    assert not any(300000 < e["t_ms"] < 306000 for e in game.truth_events() if e["kind"] == "fell")
+    samples = [s for s in _until(game.samples(), 306000) if s.t_ms >= 290000]
+    after = [e for e in run_detector(game.meta, samples) if 304000 < e["t_ms"] < 306000]
+    assert not after, after
