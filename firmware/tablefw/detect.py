@@ -18,7 +18,9 @@
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick. One nearer the hand's spot, seen only
 #   maybe, is told once the hand has gone: back at the old level, the moments stay moved (a
-#   stick on here, another off there); after a touch they come back.
+#   stick on here, another off there); after a touch they come back. Once a stick was seen
+#   leaving, a level back where it was is told as a placement at once, through the ringing (a
+#   stick falling just after is a fall of its own); one down by just the sticks told, a touch.
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
@@ -77,6 +79,7 @@ _RESYNC_MS = const(2000)  # after this long a stillness a small offset is the ne
 _TREND = const(24)  # samples between the windows compared to see a level moving one way
 _PRESS_MS = const(100)  # a touch presses this long in a row
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_ALONE_MS = const(150)  # a stick resting alone this long in an episode: its hand has gone
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
@@ -290,6 +293,7 @@ class Detector:
         self._pl_run = 0
         self._pl_last = 0
         self._pl_back = 0
+        self._pl_from = 0  # when the stick seen resting alone was first seen
 
     def raw_total(self):
         """The plate's last total as read (g x100 over the first readings)."""
@@ -540,7 +544,10 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
-        if self._ep and shaken > _KNOCK_RING_MS and not self._ep_fell:
+        # The press watch pauses for a knock's ringing; a stick landing on the table beside the
+        # tower (often the one that fell) jolts the base without ringing the plate.
+        knocked = ticks_diff(t, self._knock_t)
+        if self._ep and knocked > _KNOCK_RING_MS and shaken > _SHAKE_MS and not self._ep_fell:
             if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1
@@ -554,6 +561,14 @@ class Detector:
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
+        if calm and self._ep_fell and self._back_after_fell(level):
+            self._fk = 0  # (told at once: a new fall counts afresh)
+            self._emit(PLACED, t, 1, self._mean)  # one on, one off: the sticks' count holds
+            self._last_place_t = t
+            self._mx = mx
+            self._my = my
+            self._ep_reset()
+            return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
@@ -689,9 +704,14 @@ class Detector:
         lately: a table leant on shifts the moments, and that is no stick leaving."""
         if self._lean.left:
             return False
-        dx = self._avg(self._ax, _WIN) - self._ep_ax
-        dy = self._avg(self._ay, _WIN) - self._ep_ay
-        return -_LEAN_MG <= dx <= _LEAN_MG and -_LEAN_MG <= dy <= _LEAN_MG
+        # Over the whole history (32 samples) at both ends, against the accelerometer's own
+        # noise: two 8-sample means of a noisy base differ by more than _LEAN_MG by chance.
+        dx = _sum(self._ax) - self._ep_ax
+        dy = _sum(self._ay) - self._ep_ay
+        lim = (_jitter(self._ax, self._ri) + _jitter(self._ay, self._ri)) * 2 // 5
+        if lim < _RING * _LEAN_MG:  # (the jitter is ~70 sigma of a reading: this is 3.5
+            lim = _RING * _LEAN_MG  # sigma of the difference of the two sums)
+        return -lim <= dx <= lim and -lim <= dy <= lim
 
     def _unmoving(self):
         """The level is not on its way anywhere: the last window and the one _TREND samples
@@ -814,8 +834,8 @@ class Detector:
             if not self._ep:
                 self._ep = True
                 self._ep_t = t
-                self._ep_ax = self._avg(self._ax, _WIN)  # the base's tilt as the episode began
-                self._ep_ay = self._avg(self._ay, _WIN)
+                self._ep_ax = _sum(self._ax)  # the base's tilt as the episode began (x _RING)
+                self._ep_ay = _sum(self._ay)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._ep_press += 1
@@ -830,14 +850,19 @@ class Detector:
         if self._ep and self._nring >= _QUICK:
             s = self._stick
             ringing = self._a2 or self._c2
-            if ticks_diff(t, self._shake_t) <= _SHAKE_MS:
-                self._pl_on = False  # a shaking plate shows no resting stick
+            if (
+                ticks_diff(t, self._shake_t) <= _SHAKE_MS
+                or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+            ):
+                self._pl_on = False  # a shaking plate (or one a knock rings) shows no resting stick
             elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
                 # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level
                 if self._one_lo < d < self._one_hi:
                     self._pl_run += 1
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
+                        if not self._pl_on:
+                            self._pl_from = t
                         self._pl_level = d
                         self._pl_on = True
                         self._pl_last = t
@@ -854,6 +879,8 @@ class Detector:
                     self._still_resting(t)
             if self._pl_on and self._pl_back == 0 and dev < self._exc:
                 self._pl_back = t  # back down: a stick drops off at once, a hand eases off
+            if self._pl_on and self._pl_last == t and ticks_diff(t, self._pl_from) >= _ALONE_MS:
+                self._watch_from_rest()
 
     def _settled(self, t, d, mx, my):
         """A stable window: compare it with the last stable state."""
@@ -962,6 +989,18 @@ class Detector:
             self._emit(TOUCH, t, 1, self._ep_peak)
         self._ep_reset()
 
+    def _touch_fell(self, t, drop):
+        """A hand pressed and has gone, and the sticks seen leaving meanwhile (told at once) are
+        all the level lost: the hand added nothing, it touched."""
+        if (
+            self._ep_fell
+            and not self._ep_touch
+            and self._touched()
+            and self._count(drop) <= self._fk
+        ):
+            self._emit(TOUCH, t, 1, self._ep_peak)
+            self._ep_touch = True
+
     def _swapped(self):
         """A stick placed and another fallen in one press (the press watch saw a residual off
         the hand's line, too small to tell at once from a hand's wobble): back at the old level
@@ -982,6 +1021,16 @@ class Detector:
             d = self._avg(self._ring, _QUICK) - self._level
             if self._one_lo < d < self._one_hi:
                 self._pl_last = t
+
+    def _watch_from_rest(self):
+        """A stick has rested alone a while within the episode (its hand gone): the press
+        watch measures the next press from here, else that stick, at its own spot, is a step
+        off the next hand's line (a stick leaving)."""
+        if self._pl_from:
+            d = self._avg(self._ring, _QUICK) - self._level
+            mx = self._avg(self._mxr, _QUICK) - self._mx
+            self._press.rebase(d, mx, self._avg(self._myr, _QUICK) - self._my)
+            self._pl_from = 0  # (once per rest)
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
@@ -1008,6 +1057,17 @@ class Detector:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
 
+    def _back_after_fell(self, level):
+        """A stick was seen leaving under the press, the hand has gone and the level is back
+        where it was over the last few samples (though the plate still rings): the hand placed
+        one. Told now, before the plate is still: another stick leaving soon after is a fall of
+        its own, not the placed one missing."""
+        if self._ep_press or self._spread(_QUICK) > self._band * _LOOSE_X:
+            return False
+        d = self._avg(self._ring, _QUICK) - level
+        half = self._same // 2
+        return -half <= d <= half and self._above(level, _QUICK) <= self._same
+
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.
         if self._nsticks < _MAX_STICKS:
@@ -1028,6 +1088,7 @@ class Detector:
     def _fell(self, t, drop, mx, my):
         """The level after a fall: the count from the weight that left, less what _onset
         already reported."""
+        self._touch_fell(t, drop)
         n = self._count(drop)
         if n > self._fk:
             self._emit(FELL, t, n - self._fk, drop)
@@ -1078,6 +1139,26 @@ class Detector:
 
 def _pct(v, p):
     return v * p // 100
+
+
+def _sum(buf):
+    """Sum of a whole history ring (_RING samples)."""
+    s = 0
+    for i in range(_RING):
+        s += buf[i]
+    return s
+
+
+def _jitter(buf, ri):
+    """Sum of |sample-to-sample change| over a history ring whose oldest sample is at `ri`:
+    ~1.13 sigma of its noise per change, unmoved by a slow tilt."""
+    s = 0
+    prev = buf[ri]
+    for k in range(1, _RING):
+        v = buf[(ri + k) & _RMASK]
+        s += v - prev if v >= prev else prev - v
+        prev = v
+    return s
 
 
 def _samples(rate_hz, ms):

@@ -8,7 +8,9 @@
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
 # own noise. A smaller residual that holds (a stick nearer the hand's spot) is only a maybe:
-# detect.py decides from the moments once the hand has gone.
+# detect.py decides from the moments once the hand has gone. Within one episode a stick that has
+# come to rest alone is the new origin (rebase); a residual farther off than any two loads on
+# the plate means the line is not this hand's, and the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
 
 from tablefw.compat import const
@@ -20,6 +22,7 @@ _MAYBE_MM = const(12)  # ... this far, maybe: the moments after the hand has gon
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
 _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
+_FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 
@@ -30,12 +33,23 @@ class PressWatch:
         self._fit_t = self._min_t * 3 // 2  # pressed this hard: the hand's spot is fitted
         self._fast = self._min_t * 2  # a sample-to-sample change a brisk hand makes, no stick
         self._off_min = max(40, stick_g100 * _OFF_MM // 100)  # g x mm
+        self._far = stick_g100 * _FAR_MM // 100  # no one stick leaving is this far off the line
         self._maybe = max(30, stick_g100 * _MAYBE_MM // 100)
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
         self.reset()
 
     def reset(self):
+        self.rebase(0, 0, 0)
+        self.residual = 0
+        self.maybe = False  # a smaller residual held: maybe a stick left
+
+    def rebase(self, dt100, dx, dy):
+        """Watch from here on: a stick that came to rest alone within the episode (its hand
+        gone) is no step off the next hand's line. Keeps `maybe`."""
+        self._ot = dt100  # where the change is measured from
+        self._ox = dx
+        self._oy = dy
         self._sxx = 0  # decayed sums of dt*dt, dt*dx, dt*dy (the hand's spot)
         self._sxy = 0
         self._syy = 0
@@ -46,15 +60,16 @@ class PressWatch:
         self._ry = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
-        self.residual = 0
-        self.maybe = False  # a smaller residual held: maybe a stick left
+        self._lost = False  # the line fitted is not this hand's
 
     def feed(self, dt100, dx, dy):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
         since the last stable state. True once a stick has left from off the hand's spot."""
-        dt = max(-_LIM_T, min(_LIM_T, dt100 // 50))
-        dx = max(-_LIM_M, min(_LIM_M, dx))
-        dy = max(-_LIM_M, min(_LIM_M, dy))
+        if self._lost:
+            return False
+        dt = max(-_LIM_T, min(_LIM_T, (dt100 - self._ot) // 50))
+        dx = max(-_LIM_M, min(_LIM_M, dx - self._ox))
+        dy = max(-_LIM_M, min(_LIM_M, dy - self._oy))
         step = dt - self._prev
         self._prev = dt
         if step > self._fast or step < -self._fast:
@@ -78,6 +93,11 @@ class PressWatch:
             self._rx = rx
             self._ry = ry
         self.residual = r
+        if r > self._far:
+            # The line is not the hand's (one fitted on an earlier load, and a new hand pressing
+            # elsewhere): nothing it says is a stick leaving, until a new rebase.
+            self._lost = True
+            return False
         if r > self._maybe and moved <= self._maybe:
             self._low += 1
             if self._low >= _HOLD:
