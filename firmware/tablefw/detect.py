@@ -864,6 +864,9 @@ class Detector:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
+            elif calm and d < -self._band and self._fall_rest(t):
+                self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
+                return
             elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
@@ -916,6 +919,15 @@ class Detector:
         self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
+
+    def _fall_rest(self, t):
+        """Can a small drop still be the rest of the last fall? Soon after it, when its level
+        was taken short of its count (a stick sliding off for 200 ms is caught mid-slide): the
+        rest leaves within a stick's third, inside the same-level band, and left there the
+        level stays that low until a resync, so the next stick weighs short or not at all."""
+        if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
+            return False
+        return self._fall_drop < self._fall_n * self._mean
 
     def _settling_rest(self, t):
         """Can a level that was not calm still be the rest of the last stick? Soon after its
