@@ -878,7 +878,7 @@ class Detector:
             self._mx = mx
             self._my = my
             return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and self._tail_of(d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:
@@ -919,6 +919,14 @@ class Detector:
         self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
+
+    def _tail_of(self, d):
+        """Can a level `d` off, soon after a fall with no hand, be that fall's tail? Any
+        further drop; a rise only as far as the fall's level overshot its count (caught in
+        the ringing's trough). A rise beyond is a hand holding part of the next stick on the
+        tower (or a slow hand's first grams): taken as the tail, the level walked up with it
+        and the stick weighed short, placed 1.5 s late as an unexplained level."""
+        return d < 0 or self._fall_drop - d >= self._fall_n * self._mean - self._band
 
     def _fall_rest(self, t):
         """Can a small drop still be the rest of the last fall? Soon after it, when its level
