@@ -554,6 +554,8 @@ class Detector:
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
+            if self._place_through_ring(t, level):
+                return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
@@ -1021,6 +1023,31 @@ class Detector:
         if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
+
+    def _place_through_ring(self, t, level):
+        """A hand pressed a stick on and has gone: the level, averaged over the last two
+        windows, is one stick up and steady, not on its way anywhere, though what the ringing
+        filter leaves of the release (brisk, or a shaky hand's) keeps every window from being
+        stable or loose for a few hundred ms more. Placed now. Only after a press well above
+        one stick: a hand easing off a stick passes one stick on its way down, never holds there."""
+        if self._ep_peak < self._hand or self._spread(_WIN) > self._band * _LOOSE_X * 2:
+            return False
+        d = self._avg(self._ring, _WIN) - level
+        old = self._avg(self._ring, _WIN, _WIN) - level
+        if not (self._one_lo < d < self._one_hi and self._one_lo < old < self._one_hi):
+            return False
+        slope = 2 * (self._avg(self._ring, _QUICK) - level - d)
+        band = self._band
+        if d - old > band or old - d > band or slope > band or slope < -band:
+            return False
+        g = (d + old) // 2
+        self._place(t, g)
+        # (the moments, too, as the two windows average them: what is left of the ringing
+        # moves them as well, and a press is judged against them)
+        mx = self._avg(self._mxr, 2 * _WIN)
+        my = self._avg(self._myr, 2 * _WIN)
+        self._commit(g, mx, my)
+        return True
 
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.

@@ -82,3 +82,31 @@ def test_a_stick_held_partly_on_soon_after_a_fall_is_placed_at_its_release(seed)
     assert tally.placed_found == tally.placed_truth == tally.placed_reported == 7, tally.misses
     assert tally.fall_turns_exact == tally.turns_with_falls, tally.misses
     assert max(tally.latency["placed"]) <= 1000, tally.latency["placed"]
+
+
+def pressed_on(seed, sticks):
+    """Sticks pressed on hard by a shaky hand and let go at once (tremor 2.5x, a brisk
+    release): (tally, placed latencies in ms)."""
+    physics = dict(REAL, steady_p=0.0, overlap_p=0.0, lean_p=0.0, slow_p=0.0)
+    tower = VirtualTower.create(seed, physics=physics)
+    tower.tremor = 2.5
+    samples = list(tower.run(3000))
+    for i in range(sticks):
+        hand = tower.place(Stick(i, tower.board.stick_g), heavy=True)
+        hand.release = 15.0
+        samples.extend(tower.run_until_quiet())
+        samples.extend(tower.run(1500))
+    truth = sorted(tower.truth, key=lambda e: e["t_ms"])
+    tally = evaluate(truth, run_detector(tower.board.meta(), samples), f"seed {seed}")
+    return tally, sorted(tally.latency["placed"])
+
+
+# 1003, 1010, 1014: a release's ringing left over 350-420 ms; 1000 guards the common case.
+@pytest.mark.parametrize("seed", [1000, 1003, 1010, 1014])
+def test_a_stick_pressed_on_by_a_shaky_hand_is_placed_through_the_ringing(seed):
+    # What the ringing filter leaves of a brisk release after a hard, shaky press keeps every
+    # window from being stable (or loose) for 300-500 ms; averaged over two windows, the level
+    # is one stick up and steady within 150-250 ms of the release, and the stick is placed then.
+    tally, late = pressed_on(seed, 8)
+    assert tally.placed_found == tally.placed_truth == tally.placed_reported == 8, tally.misses
+    assert late[-2] <= 300, late  # (the first stick's ringing is not learned yet)
