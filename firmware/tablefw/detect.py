@@ -61,6 +61,7 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import cos2_table, fit
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
+from tablefw.settle import fall_rest, place_through_ring, tail_of
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -554,7 +555,7 @@ class Detector:
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
-            if self._place_through_ring(t, level):
+            if place_through_ring(self, t, level):
                 return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -866,7 +867,7 @@ class Detector:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
-            elif calm and d < -self._band and self._fall_rest(t):
+            elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
                 return
             elif self._run >= self._resync_run and self._unmoving():
@@ -880,7 +881,7 @@ class Detector:
             self._mx = mx
             self._my = my
             return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and self._tail_of(d):
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:
@@ -921,23 +922,6 @@ class Detector:
         self._last_fall_t = t
         self._fall_drop = drop
         self._commit(d, mx, my)
-
-    def _tail_of(self, d):
-        """Can a level `d` off, soon after a fall with no hand, be that fall's tail? Any
-        further drop; a rise only as far as the fall's level overshot its count (caught in
-        the ringing's trough). A rise beyond is a hand holding part of the next stick on the
-        tower (or a slow hand's first grams): taken as the tail, the level walked up with it
-        and the stick weighed short, placed 1.5 s late as an unexplained level."""
-        return d < 0 or self._fall_drop - d >= self._fall_n * self._mean - self._band
-
-    def _fall_rest(self, t):
-        """Can a small drop still be the rest of the last fall? Soon after it, when its level
-        was taken short of its count (a stick sliding off for 200 ms is caught mid-slide): the
-        rest leaves within a stick's third, inside the same-level band, and left there the
-        level stays that low until a resync, so the next stick weighs short or not at all."""
-        if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
-            return False
-        return self._fall_drop < self._fall_n * self._mean
 
     def _settling_rest(self, t):
         """Can a level that was not calm still be the rest of the last stick? Soon after its
@@ -1023,31 +1007,6 @@ class Detector:
         if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
-
-    def _place_through_ring(self, t, level):
-        """A hand pressed a stick on and has gone: the level, averaged over the last two
-        windows, is one stick up and steady, not on its way anywhere, though what the ringing
-        filter leaves of the release (brisk, or a shaky hand's) keeps every window from being
-        stable or loose for a few hundred ms more. Placed now. Only after a press well above
-        one stick: a hand easing off a stick passes one stick on its way down, never holds there."""
-        if self._ep_peak < self._hand or self._spread(_WIN) > self._band * _LOOSE_X * 2:
-            return False
-        d = self._avg(self._ring, _WIN) - level
-        old = self._avg(self._ring, _WIN, _WIN) - level
-        if not (self._one_lo < d < self._one_hi and self._one_lo < old < self._one_hi):
-            return False
-        slope = 2 * (self._avg(self._ring, _QUICK) - level - d)
-        band = self._band
-        if d - old > band or old - d > band or slope > band or slope < -band:
-            return False
-        g = (d + old) // 2
-        self._place(t, g)
-        # (the moments, too, as the two windows average them: what is left of the ringing
-        # moves them as well, and a press is judged against them)
-        mx = self._avg(self._mxr, 2 * _WIN)
-        my = self._avg(self._myr, 2 * _WIN)
-        self._commit(g, mx, my)
-        return True
 
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.
