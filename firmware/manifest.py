@@ -27,5 +27,6 @@ package(
         "ringfit.py",
         "rings.py",
         "schema.py",
+        "settle.py",
     ),
 )

@@ -63,6 +63,7 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
+from tablefw.settle import fall_rest, place_through_ring, tail_of
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -561,6 +562,8 @@ class Detector:
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
+            if place_through_ring(self, t, level):
+                return
         if calm and self._ep_fell and self._back_after_fell(level):
             self._fk = 0  # (told at once: a new fall counts afresh)
             self._emit(PLACED, t, 1, self._mean)  # one on, one off: the sticks' count holds
@@ -897,6 +900,9 @@ class Detector:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
+            elif calm and d < -self._band and fall_rest(self, t):
+                self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
+                return
             elif self._run >= self._resync_run and self._unmoving():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
@@ -908,7 +914,7 @@ class Detector:
             self._mx = mx
             self._my = my
             return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS:
+        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:

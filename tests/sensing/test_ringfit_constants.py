@@ -1,6 +1,6 @@
-"""tablefw/ringfit.py and tablefw/lean.py repeat some of detect.py's constants (MicroPython
-folds a const() only within its own module, and the sampling path needs them folded): they
-must stay equal."""
+"""tablefw/ringfit.py, tablefw/lean.py and tablefw/settle.py repeat some of detect.py's
+constants (MicroPython folds a const() only within its own module, and the sampling path needs
+them folded): they must stay equal."""
 
 import re
 from pathlib import Path
@@ -25,3 +25,10 @@ def test_the_constants_lean_shares_with_detect_are_the_same():
     shared = lean.keys() & detect.keys()
     assert {"_RING", "_RMASK", "_WIN", "_TREND"} <= shared
     assert {k: lean[k] for k in shared} == {k: detect[k] for k in shared}
+
+
+def test_the_constants_settle_shares_with_detect_are_the_same():
+    settle, detect = consts("settle.py"), consts("detect.py")
+    shared = settle.keys() & detect.keys()
+    assert {"_WIN", "_QUICK", "_LOOSE_X", "_TAIL_MS"} <= shared
+    assert {k: settle[k] for k in shared} == {k: detect[k] for k in shared}
