@@ -566,11 +566,9 @@ class Detector:
                 return
         if calm and self._ep_fell and self._back_after_fell(level):
             self._fk = 0  # (told at once: a new fall counts afresh)
-            self._emit(PLACED, t, 1, self._mean)  # one on, one off: the sticks' count holds
-            self._last_place_t = t
+            self._one_for_one(t)
             self._mx = mx
             self._my = my
-            self._ep_reset()
             return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -892,10 +890,8 @@ class Detector:
         if -self._same <= d <= self._same:
             self._fk = 0
             calm = not self._ep
-            if self._ep_fell:  # back where it was, though a stick fell: the hand placed one
-                self._emit(PLACED, t, 1, self._mean)
-                self._last_place_t = t
-                self._ep_reset()
+            if self._ep_fell:
+                self._one_for_one(t)
             elif self._ep:
                 self._episode_end(t)
             if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
@@ -929,6 +925,12 @@ class Detector:
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+
+    def _one_for_one(self, t):
+        """Back where it was though a stick fell during the press: the hand placed one."""
+        self._emit(PLACED, t, 1, self._mean)  # one on, one off: the sticks' count holds
+        self._last_place_t = t
+        self._ep_reset()
 
     def _fall_tail(self, t, d, mx, my):
         """A change soon after a fall with no hand on the tower (the rest of a fall whose level
