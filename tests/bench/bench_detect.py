@@ -7,15 +7,17 @@ Each regime is a set of random Stick Stack games (3 players) played physically o
 tower with one physics setting pushed (host/sticktable/sim/physics.py): the original virtual
 tower, light and heavy plate ringing, quiet and noisy cells, slow and shaky hands, overlapping
 events, 3 cells, and "independent" physics with settings outside the ranges the detector was
-tuned on. Plus every labelled scenario (3 seeds each). Per regime it prints the issue-10
-measures against their targets and says which are not met; it writes a plot of each regime's
-worst case into build/bench-detect/ and prints the paths; it ends with the detector's cost per
-sample under MicroPython (every feed under heap_lock) and an RP2040 estimate.
+tuned on. Plus every labelled scenario (3 seeds each, the "scenarios" row). Per regime it
+prints the issue-10 measures against their targets and says which are not met; it writes a plot
+of each regime's worst case into build/bench-detect/ and prints the paths; it ends with the
+detector's cost per sample under MicroPython (every feed under heap_lock) and an RP2040 estimate.
 
 Seeds: the detector is tuned only on TUNING_SEEDS (1000-1099); the bench reports only on
-REPORT_SEEDS (1..N, N <= 999). tests/sensing/test_bench_seeds.py checks they never meet.
---tuning runs the tuning seeds instead (1000..1000+N-1), for work on the detector; --causes
-adds each regime's misses by cause (sim/causes.py).
+REPORT_SEEDS (1..N, N <= 999). The scenarios are reported on SCENARIO_SEEDS (901-903), which
+no test plays either: the sensing tests play scenarios on small seeds and on tuning seeds.
+tests/sensing/test_bench_seeds.py checks the sets never meet. --tuning runs the tuning seeds
+instead (1000..1000+N-1, scenarios on the first three), for work on the detector; --causes adds
+each regime's misses by cause (sim/causes.py).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PERIOD_US = 12500  # one HX711 sample period at 80/s
 TUNING_SEEDS = range(1000, 1100)  # used while developing the detector, never reported
 MAX_REPORT = 999
+SCENARIO_SEEDS = range(901, 904)  # the scenarios' reporting seeds: no test plays them
 
 
 def tuning_seeds(n: int) -> range:
@@ -136,17 +139,15 @@ def one_game(job):
 
 
 def one_scenario(job):
+    from sticktable.sim.causes import causes
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
     from sticktable.sim.scenarios import scenario
 
     name, seed = job
     sc = scenario(name, seed=seed)
-    return (
-        "scenarios",
-        (name, seed),
-        evaluate(sc.truth, run_detector(sc.meta, sc.samples), f"{name}/{seed}"),
-    )
+    tally = evaluate(sc.truth, run_detector(sc.meta, sc.samples), f"{name}/{seed}")
+    return "scenarios", (name, seed), tally, causes(sc.truth, tally.misses)
 
 
 def measures(t) -> dict:
@@ -314,7 +315,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--misses", action="store_true", help="list every miss")
     parser.add_argument("--no-plots", action="store_true", help="skip the worst-case plots")
-    parser.add_argument("--only", help="comma-separated regimes to run (default all)")
+    parser.add_argument(
+        "--only", help="comma-separated regimes to run, 'scenarios' among them (default all)"
+    )
     parser.add_argument("--causes", action="store_true", help="misses by cause, per regime")
     parser.add_argument("--tuning", action="store_true", help="run the tuning seeds instead")
     args = parser.parse_args()
@@ -329,29 +332,41 @@ def main() -> int:
 
     start = time.time()
     all_regimes = regimes()
-    chosen = [r for r in all_regimes if not args.only or r in args.only.split(",")]
+    wanted = args.only.split(",") if args.only else [*all_regimes, "scenarios"]
+    unknown = [r for r in wanted if r not in all_regimes and r != "scenarios"]
+    if unknown:
+        print(f"bench_detect: no regime {unknown[0]!r} (see --help)", file=sys.stderr)
+        return 2
+    chosen = [r for r in all_regimes if r in wanted]
+    with_scenarios = "scenarios" in wanted
+    scenario_seeds = TUNING_SEEDS[:3] if args.tuning else SCENARIO_SEEDS
     found: dict[str, dict] = {name: {} for name in chosen}
-    totals = {name: Tally() for name in chosen}
+    totals = {name: Tally() for name in [*chosen, "scenarios"]}
     jobs = [(name, seed, all_regimes[name][1], True) for name in chosen for seed in seeds]
     jobs += [(name, seed, all_regimes[name][1], False) for name in chosen for seed in seeds[:2]]
-    why = {name: Counter() for name in chosen}
+    why = {name: Counter() for name in totals}
+    sjobs = (
+        [(name, seed) for name in SCENARIOS for seed in scenario_seeds] if with_scenarios else []
+    )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for regime, seed, tally, cause in pool.map(one_game, jobs):
             found[regime].setdefault(seed, Tally()).add(tally)
             totals[regime].add(tally)
             why[regime].update(cause)
-        scen = Tally()
-        if not args.only:
-            sjobs = [(name, seed) for name in SCENARIOS for seed in (1, 2, 3)]
-            for _, _, tally in pool.map(one_scenario, sjobs):
-                scen.add(tally)
-    rows = [(name, totals[name]) for name in chosen]
-    if not args.only:
-        rows.append(("scenarios", scen))
+        for regime, _, tally, cause in pool.map(one_scenario, sjobs):
+            totals[regime].add(tally)
+            why[regime].update(cause)
+    shown = chosen + (["scenarios"] if with_scenarios else [])
+    rows = [(name, totals[name]) for name in shown]
     print(
         f"detection benchmark: {len(chosen)} regimes x {args.games} games (seeds "
-        f"{seeds.start}-{seeds.stop - 1}; the first 2 also without zero_counts), "
-        f"{len(SCENARIOS)} scenarios x 3 seeds; "
+        f"{seeds.start}-{seeds.stop - 1}; the first 2 also without zero_counts)"
+        + (
+            f", {len(SCENARIOS)} scenarios x 3 seeds "
+            f"({scenario_seeds.start}-{scenario_seeds.stop - 1}); "
+            if with_scenarios
+            else "; "
+        )
         + (
             "TUNING SEEDS: for work on the detector, not its figures"
             if args.tuning
@@ -374,7 +389,7 @@ def main() -> int:
         print(f"  {name}: {k} = {cell(k, measures(dict(rows)[name])[k]).rstrip('*')}")
     if args.causes:
         print("\nmisses by cause:")
-        for name in chosen:
+        for name in shown:
             for cause, count in why[name].most_common():
                 print(f"  {name:12} {count:4}  {cause}")
     if args.misses:

@@ -1,6 +1,7 @@
 """The detection bench reports only on seeds the detector was never tuned on."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,14 @@ def test_tuning_and_reporting_seeds_never_meet(bench):
     assert not set(widest) & set(bench.TUNING_SEEDS)
     with pytest.raises(ValueError):
         bench.report_seeds(bench.MAX_REPORT + 1)
+
+
+def test_no_test_plays_a_scenario_on_its_reporting_seeds(bench):
+    assert not set(bench.SCENARIO_SEEDS) & set(bench.TUNING_SEEDS)
+    seeds = "|".join(str(seed) for seed in bench.SCENARIO_SEEDS)
+    for path in Path(__file__).parent.glob("*.py"):
+        if path.name != Path(__file__).name:
+            assert not re.search(rf"\b({seeds})\b", path.read_text()), path.name
 
 
 def test_the_independent_regime_lies_outside_the_tuned_ranges(bench):
