@@ -20,6 +20,7 @@ _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
 _OFF_MM = const(18)  # a stick this far from the hand's spot is seen
 _MAYBE_MM = const(12)  # ... this far, maybe: the moments after the hand has gone tell (detect.py)
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
+_FIRST = const(3)  # ... and after this many, a sample far off the spot so far is left out
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
 _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
@@ -55,6 +56,8 @@ class PressWatch:
         self._syy = 0
         self._run = 0
         self._fitted = 0  # samples in the fit
+        self._trusted = False  # the spot's first fit is done
+        self._odd = 0  # samples in a row left out of the fit as far off the spot so far
         self._prev = 0  # dt of the sample before
         self._rx = 0  # the residual of the sample before
         self._ry = 0
@@ -82,7 +85,7 @@ class PressWatch:
         sxx = self._sxx
         r = 0
         moved = 0
-        if self._fitted >= _FITTED:  # (once the hand lets go, what a stick left shows whole)
+        if self._fitted >= _FIRST:  # (once the hand lets go, what a stick left shows whole)
             q = sxx >> 2
             hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
             hy = (self._syy << 2) // q
@@ -92,6 +95,10 @@ class PressWatch:
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             self._rx = rx
             self._ry = ry
+        if not self._trusted:
+            self.residual = 0
+            self._learn_first(dt, dx, dy, r)
+            return False
         self.residual = r
         if r > self._far:
             # The line is not the hand's (one fitted on an earlier load, and a new hand pressing
@@ -114,8 +121,33 @@ class PressWatch:
             self._noise16 += min(r * 16, 2 * self._noise16) - self._noise16 >> 5
             self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
         if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
-            self._sxx += dt * dt - (sxx >> _DECAY)
-            self._sxy += dt * dx - (self._sxy >> _DECAY)
-            self._syy += dt * dy - (self._syy >> _DECAY)
-            self._fitted += 1
+            self._learn(dt, dx, dy)
         return False
+
+    def _learn_first(self, dt, dx, dy, r):
+        """The spot's first fit, until _FITTED samples. One far off the spot so far is left
+        out: a wild value on one cell under the spike limit (a bit error of 8-18 g) passes the
+        median and, in the fit, bends the line by mm, which a press of tens of grams turns into
+        a stick's residual. Left out _HOLD times in a row, the first samples were the odd ones
+        (a brisk press's ramp lies off the hand's final line: cells read at slightly different
+        moments, the plate undershoots): the fit starts again."""
+        if dt < self._fit_t:
+            return
+        if self._fitted >= _FIRST and r > self._off * 2:
+            self._odd += 1
+            if self._odd >= _HOLD:
+                self._sxx = 0
+                self._sxy = 0
+                self._syy = 0
+                self._fitted = 0
+                self._odd = 0
+            return
+        self._odd = 0
+        self._learn(dt, dx, dy)
+        self._trusted = self._fitted >= _FITTED
+
+    def _learn(self, dt, dx, dy):
+        self._sxx += dt * dt - (self._sxx >> _DECAY)
+        self._sxy += dt * dx - (self._sxy >> _DECAY)
+        self._syy += dt * dy - (self._syy >> _DECAY)
+        self._fitted += 1
