@@ -10,10 +10,11 @@ import pytest
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
 from sticktable.sim.game import SimGame
-from sticktable.sim.physics import REAL
+from sticktable.sim.regimes import REGIMES
 from sticktable.sim.scenarios import scenario
 
-_OVERLAP = dict(REAL, overlap_p=0.5, lean_p=0.3)  # the bench's "overlap" regime
+_OVERLAP = REGIMES["overlap"][1]
+_INDEPENDENT = REGIMES["independent"][1]  # a slow, lightly damped plate, 12 g sticks
 
 
 def _tally(seed, accel_noise_mg=0.0):
@@ -86,27 +87,6 @@ def test_a_touch_during_which_a_stick_fell_is_a_touch_and_a_fall():
     assert tally.fall_turns_exact == tally.turns_with_falls, tally.misses
 
 
-# The bench's "independent" regime (tuning seeds): a slow, lightly damped plate, 12 g sticks.
-_INDEPENDENT = dict(
-    REAL,
-    ring_hz=(6.0, 9.0),
-    ring_zeta=(0.008, 0.015),
-    knock_ring_g=(50.0, 90.0),
-    footprint_mm=(15.0, 25.0),
-    accel_arm_mm=(50.0, 80.0),
-    accel_h_mm=(25.0, 40.0),
-    leave_ms=(150.0, 220.0),
-    rest_p=0.6,
-    rest_deg=(35.0, 45.0),
-    rest_load=(0.6, 0.8),
-    stick_g=12.0,
-    noise_scale=1.6,
-    clip_p=0.5,
-    slow_ms=(900.0, 1200.0),
-    slow_p=0.3,
-)
-
-
 @pytest.mark.parametrize("seed", [1001, 1002])
 def test_a_press_after_a_stick_came_to_rest_in_the_same_episode_is_no_fall(seed):
     # A slow hand's stick arrives over a second on a plate that rings on (the episode does not
@@ -145,7 +125,7 @@ def test_a_knocks_ringing_shows_no_stick_let_go_that_fell():
     assert not after, after
 
 
-_REAL_3_CELLS = dict(REAL, cells=3)  # the bench's "3-cells" regime
+_REAL_3_CELLS = REGIMES["3-cells"][1]
 
 
 @pytest.mark.parametrize(
