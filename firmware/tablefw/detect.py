@@ -61,7 +61,7 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import ahead, cos2_table, fit, pressed, raw_jump
+from tablefw.ringfit import ahead, cos2_table, fit, raw_jump
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import fall_rest, place_through_ring, tail_of
 
@@ -411,7 +411,7 @@ class Detector:
         else:
             self._pq += (self._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
-            if ticks_diff(t, self._shake_t) > _FREE_MS and not pressed(self):
+            if ticks_diff(t, self._shake_t) > _FREE_MS:
                 fit(self, di)
         return self._inverse(0, y)
 

@@ -144,14 +144,6 @@ def fit(det, di):
         period(det)
 
 
-def pressed(det):
-    """Does a hand press on the tower now (the level a hand's weight above the resting one)?
-    No fit then: a hand held still for most of a second trembles at 7-12 Hz like a plate's
-    ringing, fitted as one it smears a stick let go that falls off at once into the press
-    (a touch, the stick neither placed nor fallen), and it stays learned on a still plate."""
-    return det._avg(det._ring, _SMOOTH) - det._level > det._hand
-
-
 def raw_jump(det, n):
     """The largest step of the raw total (halved, as the fit keeps it) over the last n
     samples. With a slow ringing learned, each step less what the ringing predicts from the
