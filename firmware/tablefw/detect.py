@@ -850,6 +850,7 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
+            half = self._band // 2
             ringing = self._a2 or self._c2
             if (
                 ticks_diff(t, self._shake_t) <= _SHAKE_MS
@@ -860,11 +861,14 @@ class Detector:
                 # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level
                 if self._one_lo < d < self._one_hi:
-                    self._pl_run += 1
+                    # (not on its way: a smooth press on a ringing plate, its window as loose
+                    # as a resting stick's, passes one stick at a band a sample)
+                    step = d - self._pl_level if self._pl_run else 0
+                    self._pl_run = self._pl_run + 1 if -half < step < half else 1
+                    self._pl_level = d
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                         if not self._pl_on:
                             self._pl_from = t
-                        self._pl_level = d
                         self._pl_on = True
                         self._pl_last = t
                         self._pl_back = 0
@@ -1118,8 +1122,11 @@ class Detector:
         """How many sticks weigh `drop`, judged against the sticks weighed on the tower."""
         on = self._nsticks
         unit = self._unit()
-        if on == 0 or drop > self._sum + unit * 6 // 10:
-            extra = drop - self._sum if on > 0 else drop
+        # (the sticks' weighings add their errors: 30 sticks weighed 0.16 g short each left
+        # 0.6 of a stick more than their sum; a fortieth of the sum is no stick of its own)
+        slack = self._sum // 40
+        if on == 0 or drop > self._sum + slack + unit * 6 // 10:
+            extra = drop - self._sum - slack if on > 0 else drop
             n = on + (2 * extra + unit) // (2 * unit)
             return n if n >= 1 else 1
         best = 1
