@@ -56,6 +56,7 @@
 from array import array
 
 from tablefw.compat import const, ticks_diff
+from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
 from tablefw.median import median3
@@ -1120,28 +1121,7 @@ class Detector:
 
     def _count(self, drop):
         """How many sticks weigh `drop`, judged against the sticks weighed on the tower."""
-        on = self._nsticks
-        unit = self._unit()
-        # (the sticks' weighings add their errors: 30 sticks weighed 0.16 g short each left
-        # 0.6 of a stick more than their sum; a fortieth of the sum is no stick of its own)
-        slack = self._sum // 40
-        if on == 0 or drop > self._sum + slack + unit * 6 // 10:
-            extra = drop - self._sum - slack if on > 0 else drop
-            n = on + (2 * extra + unit) // (2 * unit)
-            return n if n >= 1 else 1
-        best = 1
-        err = abs(drop - self._est(1, unit))
-        for n in range(2, on + 1):
-            e = abs(drop - self._est(n, unit))
-            if e < err:
-                err = e
-                best = n
-        return best
-
-    def _est(self, n, unit):
-        if n >= self._nsticks:
-            return self._sum
-        return n * unit
+        return count(self, drop)
 
     def _forget(self, n, drop):
         """n sticks weighing `drop` left: what stays weighs what was there less what was
