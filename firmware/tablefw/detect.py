@@ -851,7 +851,6 @@ class Detector:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
             s = self._stick
-            half = self._band // 2
             ringing = self._a2 or self._c2
             if (
                 ticks_diff(t, self._shake_t) <= _SHAKE_MS
@@ -862,14 +861,11 @@ class Detector:
                 # (what the ringing filter leaves after a brisk release is looser)
                 d = self._avg(self._ring, _QUICK) - self._level
                 if self._one_lo < d < self._one_hi:
-                    # (not on its way: a smooth press on a ringing plate, its window as loose
-                    # as a resting stick's, passes one stick at a band a sample)
-                    step = d - self._pl_level if self._pl_run else 0
-                    self._pl_run = self._pl_run + 1 if -half < step < half else 1
-                    self._pl_level = d
+                    self._pl_run += 1
                     if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                         if not self._pl_on:
                             self._pl_from = t
+                        self._pl_level = d
                         self._pl_on = True
                         self._pl_last = t
                         self._pl_back = 0
