@@ -14,6 +14,7 @@ package(
         "calibrator.py",
         "clock.py",
         "compat.py",
+        "count.py",
         "detect.py",
         "hx711.py",
         "intqueue.py",

@@ -56,6 +56,7 @@
 from array import array
 
 from tablefw.compat import const, ticks_diff
+from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
 from tablefw.median import median3
@@ -1119,25 +1120,7 @@ class Detector:
 
     def _count(self, drop):
         """How many sticks weigh `drop`, judged against the sticks weighed on the tower."""
-        on = self._nsticks
-        unit = self._unit()
-        if on == 0 or drop > self._sum + unit * 6 // 10:
-            extra = drop - self._sum if on > 0 else drop
-            n = on + (2 * extra + unit) // (2 * unit)
-            return n if n >= 1 else 1
-        best = 1
-        err = abs(drop - self._est(1, unit))
-        for n in range(2, on + 1):
-            e = abs(drop - self._est(n, unit))
-            if e < err:
-                err = e
-                best = n
-        return best
-
-    def _est(self, n, unit):
-        if n >= self._nsticks:
-            return self._sum
-        return n * unit
+        return count(self, drop)
 
     def _forget(self, n, drop):
         """n sticks weighing `drop` left: what stays weighs what was there less what was
