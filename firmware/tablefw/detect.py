@@ -44,7 +44,8 @@
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
 #   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
 #   one stick up that holds within a few bands is placed without waiting for what the filter
-#   leaves of it to die away.
+#   leaves of it to die away. On a slow plate whose ringing is not learned yet, a level one
+#   stick up averaged over 2-3 periods, and holding, is the stick resting alone.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -52,6 +53,10 @@
 #   inside +-2**30 so they remain small ints on 32-bit ports. Short windows count samples
 #   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
 #   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
+# - Some parts live beside this file so that compiling it from source fits a small heap:
+#   ringfit.py (the ringing's fit, the fall onset's jump and lead), pressfall.py (a stick
+#   leaving under a press), lean.py (the table leant on), settle.py (levels between events)
+#   and count.py (how many sticks a drop is).
 
 from array import array
 

@@ -1,9 +1,8 @@
 # The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
 # linear prediction fitted on the sample differences, and the period of a slow ringing, which
 # the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead).
-# Functions on the Detector's own state (kept apart so
-# that compiling detect.py from source fits a 192 KB heap's fragments less tightly); called
-# from Detector.feed, so integers only and no allocation.
+# Functions on the Detector's own state (kept apart so that compiling detect.py from source
+# fits a small heap); called from Detector.feed, so integers only and no allocation.
 
 import math
 from array import array
