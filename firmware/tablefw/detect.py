@@ -44,8 +44,7 @@
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
 #   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
 #   one stick up that holds within a few bands is placed without waiting for what the filter
-#   leaves of it to die away. On a slow plate whose ringing is not learned yet, a level one
-#   stick up averaged over 2-3 periods, and holding, is the stick resting alone.
+#   leaves of it to die away.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
