@@ -75,8 +75,10 @@ class FirmwareDied(UserError):
 # The simulated board runs the firmware from its sources, and the unix port compiles them on
 # the board's heap: the compiler's allocations fragment it, so the whole application needs more
 # than a Pico's 192 KB. A real board loads precompiled .mpy files (tests/bench/bench_ram.py
-# reports the smallest heap each way).
-SOURCE_HEAP = "256K"
+# reports the smallest heap each way). Where the compiler's largest block lands depends on the
+# order of everything compiled before it, so a detector a few lines shorter can fail at 256 KB
+# where a longer one passed: this heap is a test setting, not the product's budget.
+SOURCE_HEAP = "320K"
 
 
 def find_micropython() -> str:
