@@ -20,6 +20,7 @@ def _events(regime, seed, start, end):
 def test_a_whole_tower_falling_is_counted_from_its_weighed_sticks():
     # 3-cells tuning game 1005, turn 57: 30 sticks, weighed 0.16 g short each on average,
     # all fall; the drop is 0.6 of a stick more than their weighed sum, and was counted 31.
+    # (With the single fall just before it, 31 sticks fell in this window.)
     truth, found = _events("3-cells", 1005, 206900, 212000)
     told = sum(e["count"] for e in found if e["kind"] == "fell")
     assert told == sum(e["count"] for e in truth if e["kind"] == "fell") == 31, found
