@@ -2,6 +2,7 @@
 what a fall leaves after its level was taken, and the next stick measured from the right level."""
 
 import pytest
+from towers import built_tower
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
@@ -62,14 +63,7 @@ def test_a_stick_held_partly_on_soon_after_a_fall_is_placed_at_its_release(seed)
     # what the fall's level overshot), or the level walks up with it and the stick weighs
     # short, placed 1.5 s late as an unexplained level.
     physics = dict(REAL, overlap_p=0.0, lean_p=0.0, slow_p=0.0)
-    tower = VirtualTower.create(seed, physics=physics)
-    samples = list(tower.run(3000))
-    g = tower.board.stick_g
-    sticks = [Stick(i, g) for i in range(10)]
-    for stick in sticks[:4]:
-        tower.place(stick)
-        samples.extend(tower.run_until_quiet())
-        samples.extend(tower.run(1500))
+    tower, samples, sticks = built_tower(seed, physics, sticks=10, standing=4, pause_ms=1500)
     for i in range(3):
         tower.fall([sticks[3 - i]])
         samples.extend(tower.run(1000))
