@@ -154,3 +154,47 @@ def _fakes_on_path(monkeypatch):
 
     monkeypatch.syspath_prepend(str(HX711_FAKES))
     monkeypatch.syspath_prepend(str(FAKES))
+
+
+MISSING_MID_READ = """
+import json
+import time
+import fakepi
+
+world = fakepi.world()
+sck, dout = world.pins.HX711_SCK, world.pins.HX711_DOUT[2]
+time.sleep(0.03)  # conversions are ready
+
+
+def bits(n):
+    word = 0
+    for _ in range(n):
+        world.drive(sck, 1)
+        world.drive(sck, 0)
+        word = (word << 1) | world.read(dout)
+    return word
+
+
+first = bits(12)
+# The tower's next record has no reading for this chip (a conversion that never came).
+world._samples.append((0, 84000, 91000, fakepi.MISSING, 89000, 0, 0, 1000, 0))
+word = (first << 12) | bits(12)
+print(json.dumps({"word": word, "dead": world.chips[2].dead}))
+"""
+
+
+def test_a_missing_reading_does_not_cut_a_word_already_being_shifted_out(tmp_path):
+    # The fake world's datasheet behaviour (a flaky end-to-end game once came from this): a
+    # missing reading is a conversion that never came; a chip that has begun shifting out a
+    # word finishes it, and stops answering only from its next conversion on.
+    script = tmp_path / "missing.py"
+    script.write_text(MISSING_MID_READ)
+    result = subprocess.run(
+        [sys.executable, str(script)], env=pi_env(), capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)
+    import fakepi
+
+    assert abs(got["word"] - fakepi.STILL_COUNTS[2]) <= fakepi.NOISE
+    assert got["dead"] is False  # not yet: the word is still being read (25th pulse to come)

@@ -79,6 +79,11 @@ class FakeHX711:
         if self.pulses >= 25 and self.high_since is None and self.clock.us - self.fell > 20:
             self._finish()
 
+    def between_reads(self):
+        """True when no word is being shifted out (a read's pulses have stopped)."""
+        self._idle()
+        return self.pulses == 0
+
     def dout(self):
         self._idle()
         if self.dead or self.powered_down():

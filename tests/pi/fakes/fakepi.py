@@ -122,9 +122,12 @@ class World:
             sample = samples.pop()
         if sample is not None:
             self.sample = sample
-            for chip, value in zip(self.chips, sample[1:5], strict=True):
-                chip.dead = value == MISSING
             self._set_accel()
+        for chip, value in zip(self.chips, self.sample[1:5], strict=True):
+            if chip.between_reads():
+                # A missing reading is a conversion that never came (DOUT stays high); a chip
+                # already shifting a word out finishes it, as a real one does.
+                chip.dead = value == MISSING
 
     def _set_accel(self):
         ax, ay, az = self.sample[5:8]
