@@ -2,7 +2,8 @@
 #
 # A calibration is the Detector's arguments (tablefw/detect.py): counts_per_gram (per cell,
 # sign included), zero_counts (per cell: the empty plate's raw reading, or None), cell_xy_mm,
-# stick_g. It lives in a JSON file on the board's filesystem; it is written only on request and
+# stick_g, and ring ([samples per cycle, damping ratio] of the plate's ringing from a tap, or
+# None). It lives in a JSON file on the board's filesystem; it is written only on request and
 # never in play (a flash write stalls the RP2040 for milliseconds, losing samples and USB data).
 # Taring takes the median of each cell over the last second of samples, if that second was
 # still. None of this runs per sample: it may allocate.
@@ -12,7 +13,7 @@ import os
 
 from tablefw.reading import RAIL_HI, RAIL_LO
 
-KEYS = ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g")
+KEYS = ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g", "ring")
 STILL_G = 1.0  # a still second: each cell's 10-90 % range of readings under this many grams
 _MAX_CPG = 1000000.0
 
@@ -44,6 +45,15 @@ def check(config, ncells):
     stick = config.get("stick_g")
     if not isinstance(stick, (int, float)) or not 0.5 <= stick <= 500:
         return "stick_g must be a mass from 0.5 to 500 g"
+    ring = config.get("ring")
+    if ring is not None:
+        if not isinstance(ring, list) or len(ring) != 2:
+            return "ring must be [samples per cycle, damping ratio] or null"
+        period, zeta = ring
+        if not isinstance(period, (int, float)) or not 2.0 < period <= 80.0:
+            return "ring must be [samples per cycle, damping ratio]: more than 2, at most 80"
+        if not isinstance(zeta, (int, float)) or not 0.0 < zeta < 1.0:
+            return "ring must be [samples per cycle, damping ratio]: a ratio between 0 and 1"
     return None
 
 

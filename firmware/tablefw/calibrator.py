@@ -28,6 +28,7 @@ def make_detector(config):
         config["stick_g"],
         rate_hz=config.get("rate_hz", 80),
         zero_counts=config.get("zero_counts"),
+        ring=config.get("ring"),
     )
 
 
@@ -89,6 +90,7 @@ class Calibrator:
             "zero_counts": c.get("zero_counts"),
             "cell_xy_mm": c["cell_xy_mm"],
             "stick_g": c["stick_g"],
+            "ring": c.get("ring"),
             "tare": self.tare,
             "stored": self.board.cal_file is not None,
             "play": self.in_play,

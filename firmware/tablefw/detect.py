@@ -66,7 +66,7 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import ahead, cos2_table, fit, raw_jump
+from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import fall_rest, place_through_ring, tail_of
 
@@ -131,7 +131,9 @@ _RING_MIN_PCT = const(15)  # ringing this big is worth fitting
 
 
 class Detector:
-    def __init__(self, counts_per_gram, cell_xy_mm, stick_g, rate_hz=80, zero_counts=None):
+    def __init__(
+        self, counts_per_gram, cell_xy_mm, stick_g, rate_hz=80, zero_counts=None, ring=None
+    ):
         n = len(counts_per_gram)
         self.ncells = n
         # grams x100 = (raw - base) * num // den, both ints with den ~ counts per 0.01 g * q.
@@ -237,6 +239,8 @@ class Detector:
         self._reset_play()
         self._armed = False
         self._standing = None  # sticks the next baseline has on it (arm(sticks))
+        if ring:  # [samples per cycle, damping ratio] of the plate, from the calibration's tap
+            seed(self, ring[0], ring[1])
 
     # -- control -----------------------------------------------------------------------------
 

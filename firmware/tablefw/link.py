@@ -34,7 +34,7 @@ from tablefw import proto
 from tablefw.compat import const, ticks_diff  # ticks_diff: board ticks wrap (2**30 on RP2040)
 from tablefw.keep import kind_bit
 
-PROTO = (1, 2)  # major, minor (PROTOCOL.md "Versions")
+PROTO = (1, 3)  # major, minor (PROTOCOL.md "Versions")
 HB_MS = const(500)  # board heartbeat when nothing else was sent for this long
 TAIL_HB_MS = const(20)  # a heartbeat this long after the last new event, so a lost last
 # event is noticed by the host (its s) within ms rather than at the resend timeout

@@ -174,3 +174,35 @@ def ahead(det, level, drop, unit):
     then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
     on = 2 * drop - (then if then > 0 else 0)
     return 1 if 3 * drop >= unit and 5 * on >= 3 * unit else 0
+
+
+def describe(a1, a2):
+    """(samples per cycle, damping ratio) of a learned ringing (a1, a2, Q8), or None if it is
+    not one: what a calibration's `ring` holds (in samples, not Hz: exact whatever the board's
+    true sample rate) and `sticktable selftest` reports."""
+    if a2 >= 0:
+        return None
+    r = math.sqrt(-a2 / _Q)
+    theta = math.acos(max(-1.0, min(1.0, a1 / _Q / (2 * r))))
+    if theta <= 0:
+        return None
+    lr = math.log(r)
+    return 2 * math.pi / theta, -lr / math.sqrt(theta * theta + lr * lr)
+
+
+def seed(det, cycle, zeta):
+    """Start from the plate's ringing measured at calibration (a tap; `cycle` in samples per
+    cycle), as if fits had confirmed it: its first event is nulled too. Fits after events still
+    refine or replace it."""
+    w = 2 * math.pi / cycle / math.sqrt(max(1e-6, 1 - zeta * zeta))  # undamped, per sample
+    r = math.exp(-zeta * w)
+    theta = w * math.sqrt(max(0.0, 1 - zeta * zeta))
+    a1 = int(round(2 * r * math.cos(theta) * _Q))
+    a2 = -int(round(r * r * _Q))
+    if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
+        return  # outside what a fit would accept: learn it from the events instead
+    det._c1 = det._a1 = a1
+    det._c2 = det._a2 = a2
+    det._fits = _CONFIRM
+    det._odd = 0
+    period(det)

@@ -38,7 +38,16 @@ EVENTS = {
     "button": ("t", "seat", "long"),
     "fault": ("t", "what", "ok"),
     "gap": ("n", "why"),
-    "cal": ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g", "tare", "stored", "play"),
+    "cal": (
+        "counts_per_gram",
+        "zero_counts",
+        "cell_xy_mm",
+        "stick_g",
+        "ring",
+        "tare",
+        "stored",
+        "play",
+    ),
 }
 # Host -> board commands (each with id and s; answered by ack or err). Kind -> its fields.
 COMMANDS = {
@@ -46,7 +55,7 @@ COMMANDS = {
     "arm": ("sticks",),  # sticks (1.2): the tower after a reset mid-round
     "stream": ("on",),
     "calq": (),
-    "cal": ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g"),
+    "cal": ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g", "ring"),
     "tare": ("save",),
 }
 HOST_LINK_KINDS = ("ping", "ack")  # the host's housekeeping, never answered

@@ -165,8 +165,9 @@ def resonance(tap, meta) -> list[Check]:
     """Feed the tap to the firmware's detector: what it learned, and what its filter leaves."""
     from tablefw.calibrator import make_detector
     from tablefw.reading import MISSING
+    from tablefw.ringfit import describe
 
-    det = make_detector(meta)
+    det = make_detector({k: v for k, v in meta.items() if k != "ring"})  # from the tap alone
     n = int(meta["cells"])
     cells = array("i", [0] * n)
     out = array("i", [0, 0, 0, 0])
@@ -195,10 +196,8 @@ def resonance(tap, meta) -> list[Check]:
             )
         ]
     rate = 1000.0 / _median([b.t_ms - a.t_ms for a, b in zip(tap, tap[1:], strict=False)])
-    r = math.sqrt(-a2 / 256.0)
-    theta = math.acos(max(-1.0, min(1.0, a1 / 256.0 / (2 * r))))
-    hz = theta * rate / (2 * math.pi)
-    zeta = -math.log(r) / math.hypot(theta, math.log(r))
+    period, zeta = describe(a1, a2) or (float("inf"), 0.0)
+    hz = rate / period
     checks = [
         Check(
             "plate resonance (tap)",

@@ -1,7 +1,7 @@
 """Detection benchmark (issues 3 and 10): the firmware's detector across a physics sweep.
 
     .venv/bin/python tests/bench/bench_detect.py [--games N] [--jobs J] [--misses] [--no-plots]
-        [--only REGIMES] [--causes] [--tuning]
+        [--only REGIMES] [--causes] [--tuning] [--tapped]
 
 Each regime is a set of random Stick Stack games (3 players) played physically on the virtual
 tower with one physics setting pushed (host/sticktable/sim/physics.py): the original virtual
@@ -18,6 +18,11 @@ no test plays either: the sensing tests play scenarios on small seeds and on tun
 tests/sensing/test_bench_seeds.py checks the sets never meet. --tuning runs the tuning seeds
 instead (1000..1000+N-1, scenarios on the first three), for work on the detector; --causes adds
 each regime's misses by cause (sim/causes.py).
+
+Traces carry no `ring` by default, as traces from a table calibrated without the tap (and the
+independent tower's traces of issue 10) do: the detector learns each plate's ringing from its
+first events. --tapped gives each trace the `ring` that `sticktable calibrate`'s tap on that
+same table learns (sim/tower.py calibration_tap), as a table calibrated today records it.
 """
 
 from __future__ import annotations
@@ -73,16 +78,26 @@ TARGETS = {
 }
 
 
+def tapped_meta(meta: dict, tap) -> dict:
+    """`meta` with the ring the calibration's tap learns (as it was, if none)."""
+    from sticktable.sim.detection import learned_ring
+
+    ring = learned_ring(meta, tap)
+    return meta if ring is None else dict(meta, ring=ring)
+
+
 def one_game(job):
     from sticktable.sim.causes import causes
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
     from sticktable.sim.game import SimGame
 
-    regime, seed, physics, zero = job
+    regime, seed, physics, zero, tapped = job
     game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
     samples = list(game.samples())
     meta = game.meta if zero else {k: v for k, v in game.meta.items() if k != "zero_counts"}
+    if tapped:
+        meta = tapped_meta(meta, game.calibration_tap())
     label = f"{regime} game {seed}" + ("" if zero else " (no zero)")
     truth = game.truth_events()
     tally = evaluate(truth, run_detector(meta, samples), label)
@@ -93,11 +108,12 @@ def one_scenario(job):
     from sticktable.sim.causes import causes
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
-    from sticktable.sim.scenarios import scenario
+    from sticktable.sim.scenarios import calibration_tap, scenario
 
-    name, seed = job
+    name, seed, tapped = job
     sc = scenario(name, seed=seed)
-    tally = evaluate(sc.truth, run_detector(sc.meta, sc.samples), f"{name}/{seed}")
+    meta = tapped_meta(sc.meta, calibration_tap(name, seed)) if tapped else sc.meta
+    tally = evaluate(sc.truth, run_detector(meta, sc.samples), f"{name}/{seed}")
     return "scenarios", (name, seed), tally, causes(sc.truth, tally.misses)
 
 
@@ -271,6 +287,11 @@ def main() -> int:
     )
     parser.add_argument("--causes", action="store_true", help="misses by cause, per regime")
     parser.add_argument("--tuning", action="store_true", help="run the tuning seeds instead")
+    parser.add_argument(
+        "--tapped",
+        action="store_true",
+        help="traces carry the plate's ringing from a calibration tap on the same table",
+    )
     args = parser.parse_args()
     try:
         seeds = tuning_seeds(args.games) if args.tuning else report_seeds(args.games)
@@ -293,11 +314,16 @@ def main() -> int:
     scenario_seeds = TUNING_SEEDS[:3] if args.tuning else SCENARIO_SEEDS
     found: dict[str, dict] = {name: {} for name in chosen}
     totals = {name: Tally() for name in [*chosen, "scenarios"]}
-    jobs = [(name, seed, all_regimes[name][1], True) for name in chosen for seed in seeds]
-    jobs += [(name, seed, all_regimes[name][1], False) for name in chosen for seed in seeds[:2]]
+    tap = args.tapped
+    jobs = [(name, seed, all_regimes[name][1], True, tap) for name in chosen for seed in seeds]
+    jobs += [
+        (name, seed, all_regimes[name][1], False, tap) for name in chosen for seed in seeds[:2]
+    ]
     why = {name: Counter() for name in totals}
     sjobs = (
-        [(name, seed) for name in SCENARIOS for seed in scenario_seeds] if with_scenarios else []
+        [(name, seed, tap) for name in SCENARIOS for seed in scenario_seeds]
+        if with_scenarios
+        else []
     )
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for regime, seed, tally, cause in pool.map(one_game, jobs):
@@ -323,6 +349,11 @@ def main() -> int:
             if args.tuning
             else f"tuning seeds {TUNING_SEEDS.start}-{TUNING_SEEDS.stop - 1} are never reported"
         )
+        + (
+            "\nTAPPED: each trace carries the ringing its table's calibration tap learned"
+            if tap
+            else "\ntraces without a calibration tap's ringing (see --tapped)"
+        )
     )
     for name in chosen:
         print(f"  {name:12} {all_regimes[name][0]}")
@@ -345,7 +376,7 @@ def main() -> int:
                 print(f"  {name:12} {count:4}  {cause}")
     if args.misses:
         print("\n".join(everything.misses))
-    if not args.no_plots:
+    if not args.no_plots and not tap:  # (the plots show traces as recorded, untapped)
         cases = worst_cases(found, limit=len(chosen))
         if cases:
             print("\nworst cases (plots):")

@@ -123,6 +123,8 @@ def test_calibrate_recovers_the_simulated_gains(seed, tmp_path, answers, capsys)
             before = _after_boot_tare(link)
             cal = walk(link, 200.0, 4, yes=True, plate=plate)
             after = query(link)
+            with pytest.raises(CalibrationError, match="ring must be"):
+                command(link, "cal", ring=[0.2, 0.05])  # no plate rings that slowly
             command(link, "arm")
             with pytest.raises(CalibrationError, match="in play"):
                 command(link, "cal", stick_g=9.0)
@@ -139,6 +141,10 @@ def test_calibrate_recovers_the_simulated_gains(seed, tmp_path, answers, capsys)
     assert cal["stick_g"] == pytest.approx(sum(real) / 4, abs=0.05)
     assert after["counts_per_gram"] == cal["counts_per_gram"] and after["tare"] == "cal"
     assert json.loads(cal_file.read_text())["counts_per_gram"] == cal["counts_per_gram"]
+    # The tap: the plate's ringing learned, used and stored with the rest.
+    rate = plate.tower.board.rate_hz  # the simulated board's true sample rate
+    assert rate / cal["ring"][0] == pytest.approx(plate.tower.physics.ring_hz, rel=0.05)
+    assert after["ring"] == cal["ring"] and json.loads(cal_file.read_text())["ring"] == cal["ring"]
     assert answers == []  # --yes asks nothing: no Enter per step, no confirmation
     out = capsys.readouterr().out
     assert "residual g" in out and "sticks: 4 weighed" in out
@@ -187,7 +193,7 @@ def _cli(*args, stdin=""):
 
 
 def test_cli_walks_through_and_prints_the_accuracy():
-    done = _cli("--mass", "150", "--sticks", "2", stdin="\n" * 8 + "y\n")
+    done = _cli("--mass", "150", "--sticks", "2", stdin="\n" * 9 + "y\n")
     assert done.returncode == 0, done.stderr
     assert "Put the 150 g mass right over cell 1" in done.stdout
     assert "Send this calibration to the board? [y/N]" in done.stdout
@@ -196,7 +202,7 @@ def test_cli_walks_through_and_prints_the_accuracy():
 
 
 def test_cli_sends_nothing_without_a_yes_or_an_answer():
-    no = _cli("--mass", "150", "--sticks", "0", stdin="\n" * 6 + "n\n")
+    no = _cli("--mass", "150", "--sticks", "0", stdin="\n" * 7 + "n\n")
     assert no.returncode == 1 and no.stderr.strip() == (
         "sticktable: not sent: the board keeps its calibration"
     )
@@ -214,7 +220,7 @@ def test_a_board_whose_hello_does_not_list_calibration_is_told_to_update():
     from tablefw import proto
 
     session = HostSession(lambda frame: None, lambda: 0.0)
-    hello = {"k": "hello", "s": 0, "u": 1, "proto": [1, 2], "boot": "0badc0de", "seats": 4}
+    hello = {"k": "hello", "s": 0, "u": 1, "proto": [1, 3], "boot": "0badc0de", "seats": 4}
     session.feed(proto.encode({**hello, "cmds": ["show", "arm", "stream"]}))
     assert session.accepts("arm") and not session.accepts("calq")
     with pytest.raises(CalibrationError, match="does not take `calq`.*make flash"):

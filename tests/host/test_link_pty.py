@@ -34,7 +34,7 @@ def indices(messages):
 
 
 def test_hello_and_events_in_order(board, link):
-    assert link.hello["proto"] == [1, 2] and link.hello["boot"] == "b0070001"
+    assert link.hello["proto"] == [1, 3] and link.hello["boot"] == "b0070001"
     link.send("emit", n=40)
     got = collect(link, lambda g: len(events(g)) >= 40)
     assert indices(got) == list(range(40))

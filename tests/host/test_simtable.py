@@ -125,7 +125,7 @@ def test_startup_says_hello_over_the_pty(host_for):
     with SimTable(iter(()), META, seats=4) as table:
         host = host_for(table)
         hello = host.wait_for(lambda m: m["k"] == "hello")
-        assert hello["proto"] == [1, 2] and hello["fw"] == "0.1.0"
+        assert hello["proto"] == [1, 3] and hello["fw"] == "0.1.0"
         assert hello["board"].startswith("sim-") and len(hello["boot"]) == 8
         int(hello["boot"], 16)
         assert hello["seats"] == 4 and hello["cells"] == 4

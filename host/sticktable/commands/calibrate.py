@@ -5,8 +5,12 @@
 Over the normal link (no REPL, no mpremote): asks for the empty plate, the reference mass right
 over each cell in turn and at the centre, then N sticks added one at a time; reads each step as
 the median of a still second of the board's raw stream; solves each cell's counts per gram
-(sticktable/calibration.py), shows the table with the residuals and the stick masses, asks to
-confirm and sends it to the board (`cal`), which uses it at once and stores it. Answers come from
+(sticktable/calibration.py). Last, a tap on the empty plate: the firmware's own detector learns
+the plate's ringing from it (`ring`: its period in samples and its damping), so the table nulls
+the ringing from the first event of a game instead of learning it from the first few. Shows the
+table with the
+residuals, the stick masses and the ringing, asks to confirm and sends it to the board (`cal`),
+which uses it at once and stores it. Answers come from
 stdin (a pipe works: one line per prompt). `--yes` asks nothing: each step is read as soon as
 the plate has changed and keeps still, and the result is sent without confirmation.
 
@@ -37,12 +41,18 @@ from sticktable.calibration import (
 )
 from sticktable.cliargs import add_hello_timeout
 from sticktable.errors import UserError
+from sticktable.sim.detection import learned_ring
+from sticktable.sim.physics import REAL
 from sticktable.sim.tower import Effect, VirtualTower
 
 NOMINAL_CPG = 2150.0  # what the simulated board starts with (an uncalibrated board's default)
 WARM_MS = 15 * 60_000  # the simulated table has been on for 15 minutes (warm-up drift done)
 STICK_SPREAD = 0.03  # simulated sticks: 3 % mass spread (1 sigma)
 CHANGE_TIMEOUT_S = 120  # --yes at a real table: time to do each step
+TAP_S = 3.0  # the raw stream kept after the tap prompt (a ringing plate rings for ~1 s)
+TAP_YES_S = 8.0  # ... with --yes at a real table: the person taps within this time
+# The simulated plate rings as the tuned virtual tower's does (host/sticktable/sim/physics.py).
+SIM_RING = {key: REAL[key] for key in ("ring_hz", "ring_zeta", "hx_average")}
 
 
 def register(subparsers) -> None:
@@ -169,18 +179,57 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
         )
     weighed = stick_masses(levels, zero, cpg) if sticks else None
     stick_g = weighed.mean if weighed else float(now["stick_g"])
+    number = f"{n + 3 + (1 if sticks else 0)}."
+    ring, rate = tap(link, yes, plate, number, to_board(cpg, zero, xy, stick_g))
     show(cpg, cpg_now, zero, placements, spots, mass, xy, weighed)
+    print(_ring_line(ring, rate))
     if not yes and ask("Send this calibration to the board? [y/N] ").strip().lower() not in (
         "y",
         "yes",
     ):
         raise UserError("not sent: the board keeps its calibration")
-    cal = to_board(cpg, zero, xy, stick_g)
+    cal = to_board(cpg, zero, xy, stick_g, ring)
     command(link, "cal", **cal)
     after = query(link)
     where = "stored on the board" if after.get("stored") else "in use (this board keeps it in RAM)"
     print(f"sent: the board uses the new calibration, {where}")
     return cal
+
+
+def tap(link, yes: bool, plate, number: str, cal: dict) -> tuple[list[float] | None, float]:
+    """The tap step: the raw stream while the person taps the empty plate once, and the
+    ringing the firmware's detector learns from it ([samples per cycle, damping ratio], or
+    None), and the board's sample rate over the tap (to tell the ringing in Hz)."""
+    from sticktable.commands.record import _stream
+
+    print(f"{number} Take everything off the plate, tap it firmly once with a knuckle, then keep")
+    print("   hands off: the table learns how the plate rings.")
+    if not yes:
+        ask("  press Enter, then tap ")
+    elif plate is None:
+        print(f"  (--yes: tap within {TAP_YES_S:g} s)")
+    if plate is not None:
+        plate.act(("tap",))
+    stats = {"samples": 0, "dropped": 0}
+    seconds = TAP_YES_S if yes and plate is None else TAP_S
+    samples = list(_stream(link, len(cal["counts_per_gram"]), seconds, stats))
+    meta = dict(cal, cells=len(cal["counts_per_gram"]))
+    if len(samples) < 2:
+        return None, 0.0
+    rate = 1000.0 * (len(samples) - 1) / ((samples[-1].t_ms - samples[0].t_ms) or 1)
+    return learned_ring(meta, samples), rate
+
+
+def _ring_line(ring: list[float] | None, rate: float) -> str:
+    if ring is None:
+        return (
+            "plate ringing: none learned from the tap (a plate that does not ring needs no "
+            "filter; the board keeps the ringing it had, if any)"
+        )
+    return (
+        f"plate ringing: {rate / ring[0]:.1f} Hz ({ring[0]:.2f} samples a cycle at "
+        f"{rate:.1f} samples/s), damping ratio {ring[1]:.3f}"
+    )
 
 
 def show(cpg, cpg_now, zero, placements, spots, mass, xy, weighed) -> None:
@@ -213,7 +262,7 @@ class SimPlate:
     missing readings) whose loads follow the walk-through's steps: the person, simulated."""
 
     def __init__(self, seed: int, mass: float):
-        self.tower = VirtualTower.create(seed=seed)
+        self.tower = VirtualTower.create(seed=seed, physics=SIM_RING)
         self.tower.tower_load = 0.0  # calibration starts from a bare plate
         self.tower.t = float(WARM_MS)
         self.mass = mass
@@ -245,6 +294,9 @@ class SimPlate:
             self.loads = []
         elif kind == "mass":
             self.loads = [(self.mass, action[1], action[2])]
+        elif kind == "tap":
+            self.loads = []
+            self.tower.knock(strength_mg=600.0)
         elif kind == "sticks":
             k = action[1]
             self.loads = [
@@ -257,6 +309,8 @@ class SimPlate:
             return "the plate is empty"
         if action[0] == "mass":
             return f"the {self.mass:g} g mass stands at ({action[1]:g}, {action[2]:g}) mm"
+        if action[0] == "tap":
+            return "a knuckle taps the empty plate"
         return f"{action[1]} stick(s) on the plate"
 
 
@@ -324,6 +378,11 @@ def run(args) -> int:
             + "; error "
             + ", ".join(f"{e:+.3f} %" for e in errors)
             + f"; worst {max(abs(e) for e in errors):.3f} %"
+        )
+        physics = plate.tower.physics
+        print(
+            f"simulated plate: rings at {physics.ring_hz:.1f} Hz, damping ratio "
+            f"{physics.ring_zeta:.3f}"
         )
         if args.sticks:
             real = plate.stick_g[: args.sticks]

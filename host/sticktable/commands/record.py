@@ -78,8 +78,9 @@ def _board_meta(link) -> dict:
 
     cal = query(link)
     meta = {key: cal.get(key) for key in ("counts_per_gram", "cell_xy_mm", "stick_g")}
-    if cal.get("zero_counts") is not None:
-        meta["zero_counts"] = cal["zero_counts"]
+    for key in ("zero_counts", "ring"):  # (ring: the plate's ringing from the calibration's tap)
+        if cal.get(key) is not None:
+            meta[key] = cal[key]
     return _complete(meta, "the board's calibration: ")
 
 

@@ -9,6 +9,7 @@ from sticktable.sim.tower import Sample
 from tablefw import schema
 from tablefw.calibrator import make_detector
 from tablefw.reading import MISSING
+from tablefw.ringfit import describe
 
 
 def run_detector(
@@ -38,3 +39,15 @@ def run_detector(
             while det.pop(out):
                 events.append(schema.trace_event(schema.message(out[0], out[1], out[2], out[3])))
     return events
+
+
+def learned_ring(meta: dict, tap: Iterable[Sample]) -> list[float] | None:
+    """The plate's ringing as the firmware's detector learns it from `tap` (samples of a tap
+    on the empty plate): [samples per cycle, damping ratio], as a calibration's `ring` holds
+    it, or None if it learned none (a plate that does not ring, or no tap)."""
+    fresh = {k: v for k, v in meta.items() if k != "ring"}  # learned from the tap alone
+    det = make_detector(fresh)
+    run_detector(fresh, tap, detector=det)
+    a1, a2 = det.resonance()
+    ring = describe(a1, a2) if a2 else None
+    return None if ring is None else [round(ring[0], 3), round(ring[1], 4)]

@@ -335,17 +335,30 @@ BOARD_QUIRKS = {
 }
 
 
+def _table(name: str, seed: int, clean: bool, physics: dict | None, board: dict) -> _Script:
+    if physics is None:
+        physics = SCENARIO_PHYSICS.get(name)
+    s = _Script(seed, clean=clean, physics=physics, **board)
+    if name in BOARD_QUIRKS:
+        BOARD_QUIRKS[name](s.tower.board, s.rng)
+    return s
+
+
+def calibration_tap(
+    name: str, seed: int = 1, clean: bool = False, physics: dict | None = None, **board
+) -> list[Sample]:
+    """`sticktable calibrate`'s tap on the table scenario `name` is played on (its physics and
+    board quirk): what the calibration learns the plate's ringing from."""
+    return _table(name, seed, clean, physics, board).tower.calibration_tap()
+
+
 def scenario(
     name: str, seed: int = 1, clean: bool = False, physics: dict | None = None, **board
 ) -> Scenario:
     """The labelled trace of scenario `name` (KeyError if there is none); `board` may set the
     board's stick_g, cells and noise_scale, `physics` replaces the scenario's physics spec."""
     script = SCENARIOS[name]
-    if physics is None:
-        physics = SCENARIO_PHYSICS.get(name)
-    s = _Script(seed, clean=clean, physics=physics, **board)
-    if name in BOARD_QUIRKS:
-        BOARD_QUIRKS[name](s.tower.board, s.rng)
+    s = _table(name, seed, clean, physics, board)
     s.run(2500)
     script(s)
     return s.done(name)

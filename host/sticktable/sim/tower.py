@@ -207,6 +207,14 @@ class VirtualTower:
             tower._plate = Plate(tower.physics, len(tower.board.counts_per_gram))
         return tower
 
+    def calibration_tap(self) -> list[Sample]:
+        """The samples of `sticktable calibrate`'s last step on this table: its empty plate
+        still, tapped once with a knuckle, left to ring (on a fresh tower: it plays on it)."""
+        self.tower_load = 0.0
+        samples = list(self.run(2000))
+        self.knock(strength_mg=600.0)
+        return samples + list(self.run(3000))
+
     def kick_plate(self, grams: float, x: float, y: float) -> None:
         """A knock rings the plate with about `grams` (shared over the cells by the lever rule)."""
         if self._plate is not None:
