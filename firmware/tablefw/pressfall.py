@@ -26,6 +26,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
+_STILL_PART = const(2)  # a large residual holds still within 1/_STILL_PART of itself
 
 
 class PressWatch:
@@ -112,9 +113,13 @@ class PressWatch:
         else:
             self._low = 0
         if r > self._off:
-            # A stick gone stays gone: the residual holds still. A glitch or a knock's
-            # swing jumps about from sample to sample.
-            self._run = self._run + 1 if moved <= self._off else 0
+            # A stick gone stays gone: the residual holds still, within the residual's own
+            # noise or, for a large one, within a fraction of itself (the plate rings as the
+            # stick leaves, and what the filter leaves of that jitters the moments by as much
+            # as a stick near the hand). A glitch or a knock's swing jumps about from sample to
+            # sample by as much as itself.
+            still = moved <= self._off or moved * _STILL_PART <= r
+            self._run = self._run + 1 if still else 0
             return self._run >= _HOLD
         self._run = 0
         if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)
