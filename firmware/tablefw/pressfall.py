@@ -26,7 +26,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
-_STILL_PART = const(2)  # a large residual holds still within 1/_STILL_PART of itself
+_EVEN = const(2)  # the residual is averaged over ~2**_EVEN samples (a period of the ringing)
 
 
 class PressWatch:
@@ -62,6 +62,8 @@ class PressWatch:
         self._prev = 0  # dt of the sample before
         self._rx = 0  # the residual of the sample before
         self._ry = 0
+        self._sx = 0  # the residual averaged over the last few samples
+        self._sy = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._lost = False  # the line fitted is not this hand's
@@ -86,6 +88,7 @@ class PressWatch:
         sxx = self._sxx
         r = 0
         moved = 0
+        settled = 0
         if self._fitted >= _FIRST:  # (once the hand lets go, what a stick left shows whole)
             q = sxx >> 2
             hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
@@ -96,6 +99,13 @@ class PressWatch:
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             self._rx = rx
             self._ry = ry
+            # The residual averaged over a few samples (a period of the plate's ringing):
+            # how far that moved this sample.
+            ex = rx - self._sx >> _EVEN
+            ey = ry - self._sy >> _EVEN
+            self._sx += ex
+            self._sy += ey
+            settled = abs(ex) + abs(ey)
         if not self._trusted:
             self.residual = 0
             self._learn_first(dt, dx, dy, r)
@@ -113,12 +123,16 @@ class PressWatch:
         else:
             self._low = 0
         if r > self._off:
-            # A stick gone stays gone: the residual holds still, within the residual's own
-            # noise or, for a large one, within a fraction of itself (the plate rings as the
-            # stick leaves, and what the filter leaves of that jitters the moments by as much
-            # as a stick near the hand). A glitch or a knock's swing jumps about from sample to
-            # sample by as much as itself.
-            still = moved <= self._off or moved * _STILL_PART <= r
+            # A stick gone stays gone: the residual holds still within its own noise, or its
+            # average over a period of the ringing stands off the line and holds (the plate
+            # rings as the stick leaves, and what the filter leaves of that jitters the moments
+            # from sample to sample by as much as a stick near the hand). A glitch or a knock's
+            # swing jumps about from sample to sample around zero; the centre of pressure
+            # running out to the footprint's edge before a topple keeps moving one way,
+            # average and all.
+            still = moved <= self._off or (
+                settled * 2 <= self._off and abs(self._sx) + abs(self._sy) > self._off
+            )
             self._run = self._run + 1 if still else 0
             return self._run >= _HOLD
         self._run = 0

@@ -82,11 +82,30 @@ def test_a_stick_leaving_far_from_the_hand_is_seen_through_the_ringing_it_starts
     assert at is not None and 40 < at <= 52, at
 
 
-def test_a_residual_that_swings_through_zero_is_no_stick():
-    # A knock's (or a glitch's) swing is as large as itself from sample to sample: no stick,
-    # however large (here the hand presses alone; the swing alone makes the residual).
-    watch = PressWatch(int(STICK_G * 100))
+def _press_with_residual(watch, residual):
+    """A hand pressing alone at (30, -10) mm, with `residual(n)` (g x mm, x and y) added to its
+    moments from sample 40 on; True if the watch fired."""
     for n in range(80):
         force = 40.0 + 20.0 * math.sin(n / 7.0)
-        swing = 0.0 if n < 40 else 600.0 * math.sin(2 * math.pi * n / 4.0 + 0.8)
-        assert not watch.feed(int(force * 100), int(force * 30.0 + swing), int(force * -10.0))
+        rx, ry = residual(n) if n >= 40 else (0.0, 0.0)
+        if watch.feed(int(force * 100), int(force * 30.0 + rx), int(force * -10.0 + ry)):
+            return True
+    return False
+
+
+def test_a_residual_circling_about_the_line_is_no_stick():
+    # What the ringing filter leaves can swing the moments round and round: the residual stays
+    # large every sample, but its average over a period stays on the hand's line.
+    def circle(n):
+        return 200.0 * math.cos(math.pi * n / 2), 200.0 * math.sin(math.pi * n / 2)
+
+    assert not _press_with_residual(PressWatch(int(STICK_G * 100)), circle)
+
+
+def test_a_residual_that_keeps_growing_is_no_stick():
+    # A rigid tower's centre of pressure running out to its footprint's edge before a topple:
+    # the moments move one way, by more than the residual's noise every sample, and never hold.
+    def run_out(n):
+        return 0.0, 160.0 * (n - 40)
+
+    assert not _press_with_residual(PressWatch(int(STICK_G * 100)), run_out)
