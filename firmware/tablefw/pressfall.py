@@ -7,8 +7,10 @@
 # step off that line. The watcher fits the hand's spot (least squares through the origin,
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
-# own noise. A smaller residual that holds (a stick nearer the hand's spot) is only a maybe:
-# detect.py decides from the moments once the hand has gone. Within one episode a stick that has
+# own noise ("stays": it holds within that noise, or, jittered by the plate's ringing the
+# stick's leaving set off, its average over a period of the ringing holds). A smaller
+# residual that holds (a stick nearer the hand's spot) is only a maybe: detect.py decides
+# from the moments once the hand has gone. Within one episode a stick that has
 # come to rest alone is the new origin (rebase); a residual farther off than any two loads on
 # the plate means the line is not this hand's, and the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
