@@ -7,8 +7,10 @@
 # step off that line. The watcher fits the hand's spot (least squares through the origin,
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
-# own noise. A smaller residual that holds (a stick nearer the hand's spot) is only a maybe:
-# detect.py decides from the moments once the hand has gone. Within one episode a stick that has
+# own noise ("stays": it holds within that noise, or, jittered by the plate's ringing the
+# stick's leaving set off, its average over a period of the ringing holds). A smaller
+# residual that holds (a stick nearer the hand's spot) is only a maybe: detect.py decides
+# from the moments once the hand has gone. Within one episode a stick that has
 # come to rest alone is the new origin (rebase); a residual farther off than any two loads on
 # the plate means the line is not this hand's, and the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
@@ -26,6 +28,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
+_EVEN = const(2)  # the residual is averaged over ~2**_EVEN samples (a period of the ringing)
 
 
 class PressWatch:
@@ -61,6 +64,8 @@ class PressWatch:
         self._prev = 0  # dt of the sample before
         self._rx = 0  # the residual of the sample before
         self._ry = 0
+        self._sx = 0  # the residual averaged over the last few samples
+        self._sy = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._lost = False  # the line fitted is not this hand's
@@ -85,6 +90,7 @@ class PressWatch:
         sxx = self._sxx
         r = 0
         moved = 0
+        settled = 0
         if self._fitted >= _FIRST:  # (once the hand lets go, what a stick left shows whole)
             q = sxx >> 2
             hx = (self._sxy << 2) // q  # the hand's spot, mm x8 (dt is in g x2)
@@ -95,6 +101,13 @@ class PressWatch:
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             self._rx = rx
             self._ry = ry
+            # The residual averaged over a few samples (a period of the plate's ringing):
+            # how far that moved this sample.
+            ex = rx - self._sx >> _EVEN
+            ey = ry - self._sy >> _EVEN
+            self._sx += ex
+            self._sy += ey
+            settled = abs(ex) + abs(ey)
         if not self._trusted:
             self.residual = 0
             self._learn_first(dt, dx, dy, r)
@@ -112,9 +125,17 @@ class PressWatch:
         else:
             self._low = 0
         if r > self._off:
-            # A stick gone stays gone: the residual holds still. A glitch or a knock's
-            # swing jumps about from sample to sample.
-            self._run = self._run + 1 if moved <= self._off else 0
+            # A stick gone stays gone: the residual holds still within its own noise, or its
+            # average over a period of the ringing stands off the line and holds (the plate
+            # rings as the stick leaves, and what the filter leaves of that jitters the moments
+            # from sample to sample by as much as a stick near the hand). A glitch or a knock's
+            # swing jumps about from sample to sample around zero; the centre of pressure
+            # running out to the footprint's edge before a topple keeps moving one way,
+            # average and all.
+            still = moved <= self._off or (
+                settled * 2 <= self._off and abs(self._sx) + abs(self._sy) > self._off
+            )
+            self._run = self._run + 1 if still else 0
             return self._run >= _HOLD
         self._run = 0
         if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)

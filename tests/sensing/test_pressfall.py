@@ -50,3 +50,62 @@ def test_a_wandering_press_alone_is_not_even_a_maybe():
     watch = PressWatch(int(STICK_G * 100))
     press(watch, (30.0, -10.0))
     assert not watch.maybe
+
+
+def ringing_press(watch, swing_g_mm, period=4, fall_at=40, samples=80):
+    """A press at (30, -10) mm; a stick at (-25, 20) mm leaves over 5 samples from `fall_at`
+    and rings the plate: what the filter leaves of that ringing swings the moments by
+    `swing_g_mm` (g x mm, decaying over ~40 samples). Returns the first sample fired at."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        k = min(1.0, max(0.0, (n - fall_at) / 5.0))
+        gone = k * STICK_G
+        ring = 0.0
+        if n >= fall_at:
+            ring = swing_g_mm * math.exp(-(n - fall_at) / 40.0)
+            ring *= math.sin(2 * math.pi * (n - fall_at) / period)
+        dt = force - gone
+        dx = force * 30.0 + gone * 25.0
+        dy = force * -10.0 - gone * 20.0 + ring
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_stick_leaving_far_from_the_hand_is_seen_through_the_ringing_it_starts():
+    # The stick stands ~85 mm (|dx| + |dy|) off the hand's spot: a residual of ~680 g x mm,
+    # which the plate's ringing jitters by 200 from sample to sample. That jitter is more than
+    # a stick near the hand leaves, so the watch waited for the ringing to die down (~20
+    # samples); a residual this large holding within half of itself is a stick gone.
+    watch = PressWatch(int(STICK_G * 100))
+    at = ringing_press(watch, 200.0)
+    assert at is not None and 40 < at <= 52, at
+
+
+def _press_with_residual(watch, residual):
+    """A hand pressing alone at (30, -10) mm, with `residual(n)` (g x mm, x and y) added to its
+    moments from sample 40 on; True if the watch fired."""
+    for n in range(80):
+        force = 40.0 + 20.0 * math.sin(n / 7.0)
+        rx, ry = residual(n) if n >= 40 else (0.0, 0.0)
+        if watch.feed(int(force * 100), int(force * 30.0 + rx), int(force * -10.0 + ry)):
+            return True
+    return False
+
+
+def test_a_residual_circling_about_the_line_is_no_stick():
+    # What the ringing filter leaves can swing the moments round and round: the residual stays
+    # large every sample, but its average over a period stays on the hand's line.
+    def circle(n):
+        return 200.0 * math.cos(math.pi * n / 2), 200.0 * math.sin(math.pi * n / 2)
+
+    assert not _press_with_residual(PressWatch(int(STICK_G * 100)), circle)
+
+
+def test_a_residual_that_keeps_growing_is_no_stick():
+    # A rigid tower's centre of pressure running out to its footprint's edge before a topple:
+    # the moments move one way, by more than the residual's noise every sample, and never hold.
+    def run_out(n):
+        return 0.0, 160.0 * (n - 40)
+
+    assert not _press_with_residual(PressWatch(int(STICK_G * 100)), run_out)
