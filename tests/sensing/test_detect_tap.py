@@ -12,7 +12,7 @@ from tablefw import ringfit
 from tablefw.calibrator import make_detector
 
 SLOW_PLATE = "touch-fall-slow"  # 6-9 Hz, damping ratio 0.008-0.015: rings for seconds
-SEED = 1000  # (a tuning seed: a slow hand's stick is missed while the ringing is unlearned)
+SEED = 1001  # (a tuning seed: slow hands' sticks are missed while the ringing is unlearned)
 
 
 def tapped(seed: int, physics: dict, meta: dict) -> list[float] | None:
