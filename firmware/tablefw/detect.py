@@ -44,7 +44,8 @@
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
 #   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
 #   one stick up that holds within a few bands is placed without waiting for what the filter
-#   leaves of it to die away.
+#   leaves of it to die away. Before the ringing is learned (a slow plate's first sticks, the
+#   hand's tremor ringing it), a whole stick's level averaged over 2-3 periods is placed.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -68,7 +69,7 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
-from tablefw.settle import fall_rest, place_through_ring, tail_of
+from tablefw.settle import SlowRing, fall_rest, place_through_ring, tail_of
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -177,6 +178,7 @@ class Detector:
         self._press_run = _samples(rate_hz, _PRESS_MS)
         self._still_run = _samples(rate_hz, _STILL_MS)
         self._lean = LeanWatch(rate_hz, stick)  # the table leant on (tablefw/lean.py)
+        self._slow = SlowRing()  # a stick placed through a ringing not learned (settle.py)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -563,6 +565,8 @@ class Detector:
             return
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
+            return
+        if calm and self._ep and knocked > _KNOCK_RING_MS and self._slow.place(self, t, level):
             return
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
