@@ -588,6 +588,7 @@ class Detector:
             slope = self._avg(self._ring, _QUICK) - level - d
             if (
                 self._one_lo < d < self._one_hi
+                and not self._same_hand(t)
                 and self._last_loose == d // self._same
                 and -self._band <= 2 * slope <= self._band
             ):
@@ -926,14 +927,23 @@ class Detector:
             self._fell(t, -d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
-        fits = self._one_lo < d < self._one_hi
-        if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
+        fits = self._one_lo < d < self._one_hi and not self._same_hand(t)
+        # (held: every window stable for _HOLD_MS, and the level going nowhere: a slow hand's
+        # stick arrives smoothly enough for each window to be stable)
+        held = self._run >= self._hold_run and self._unmoving()
+        if fits or (held and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
         elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+
+    def _same_hand(self, t):
+        """A rise of a stick this soon after a placement is the hand that placed it pressing
+        on (its press wanders by most of a stick), not a new stick: the next stick is fetched
+        and brought by a hand, which takes longer. (Held for _HOLD_MS, a level is taken.)"""
+        return ticks_diff(t, self._last_place_t) < _REST_MS
 
     def _one_for_one(self, t):
         """Back where it was though a stick fell during the press: the hand placed one."""
@@ -1051,7 +1061,12 @@ class Detector:
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
-        return self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS
+        return (
+            self._pl_on
+            and self._ep_pos >= 2
+            and 0 < back <= _LEAVE_MS
+            and not self._same_hand(self._ep_t)  # (the placing hand's press wandering)
+        )
 
     def _touched(self):
         return (
