@@ -904,7 +904,7 @@ class Detector:
                 self._one_for_one(t)
             elif self._ep:
                 self._episode_end(t)
-            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
+            if calm and self._rest_due(t, d) and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
@@ -994,7 +994,20 @@ class Detector:
             return False
         self._mass[n - 1] = whole
         self._sum += d
+        if self._placed_n:  # (the typical stick is learned from whole sticks too)
+            self._placed_sum += d
+            if self._placed_n >= 3:
+                self._mean = self._placed_sum // self._placed_n
         return True
+
+    def _rest_due(self, t, d):
+        """Can a small change with no hand on the tower be the rest of the last stick? Soon
+        after its placement; later, a rise the level holds (going nowhere): the hand that held
+        part of it let go after a long hold. Left to the creep, the stick stays weighed short,
+        and so does the typical stick, against which a fall's count and rest are judged."""
+        if ticks_diff(t, self._last_place_t) < _REST_MS:
+            return True
+        return d > self._band and self._unmoving()
 
     def _commit(self, d, mx, my):
         self._level += d
