@@ -44,7 +44,8 @@
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
 #   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
 #   one stick up that holds within a few bands is placed without waiting for what the filter
-#   leaves of it to die away.
+#   leaves of it to die away. Before the ringing is learned (a slow plate's first sticks, the
+#   hand's tremor ringing it), a whole stick's level averaged over 2-3 periods is placed.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -68,7 +69,7 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
-from tablefw.settle import fall_rest, place_through_ring, tail_of
+from tablefw.settle import SlowRing, fall_rest, place_through_ring, tail_of
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -179,6 +180,7 @@ class Detector:
         self._press_run = _samples(rate_hz, _PRESS_MS)
         self._still_run = _samples(rate_hz, _STILL_MS)
         self._lean = LeanWatch(rate_hz, stick)  # the table leant on (tablefw/lean.py)
+        self._slow = SlowRing()  # a stick placed through a ringing not learned (settle.py)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -568,6 +570,8 @@ class Detector:
         if stable:
             self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
             return
+        if calm and self._ep and knocked > _KNOCK_RING_MS and self._slow.place(self, t, level):
+            return
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
         if calm and self._ep and ringing and not self._ep_fell:
             self._touch_through_ring(t, level)
@@ -588,6 +592,7 @@ class Detector:
             slope = self._avg(self._ring, _QUICK) - level - d
             if (
                 self._one_lo < d < self._one_hi
+                and not self._same_hand(t)
                 and self._last_loose == d // self._same
                 and -self._band <= 2 * slope <= self._band
             ):
@@ -903,7 +908,7 @@ class Detector:
                 self._one_for_one(t)
             elif self._ep:
                 self._episode_end(t)
-            if calm and ticks_diff(t, self._last_place_t) < _REST_MS and self._rest_of_last(t, d):
+            if calm and self._rest_due(t, d) and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
@@ -926,14 +931,23 @@ class Detector:
             self._fell(t, -d, mx, my)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
-        fits = self._one_lo < d < self._one_hi
-        if fits or (self._run >= self._hold_run and d > mean // 2 and d < mean * 3 // 2):
+        fits = self._one_lo < d < self._one_hi and not self._same_hand(t)
+        # (held: every window stable for _HOLD_MS, and the level going nowhere: a slow hand's
+        # stick arrives smoothly enough for each window to be stable)
+        held = self._run >= self._hold_run and self._unmoving()
+        if fits or (held and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._commit(d, mx, my)
         elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3:
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+
+    def _same_hand(self, t):
+        """A rise of a stick this soon after a placement is the hand that placed it pressing
+        on (its press wanders by most of a stick), not a new stick: the next stick is fetched
+        and brought by a hand, which takes longer. (Held for _HOLD_MS, a level is taken.)"""
+        return ticks_diff(t, self._last_place_t) < _REST_MS
 
     def _one_for_one(self, t):
         """Back where it was though a stick fell during the press: the hand placed one."""
@@ -984,7 +998,20 @@ class Detector:
             return False
         self._mass[n - 1] = whole
         self._sum += d
+        if self._placed_n:  # (the typical stick is learned from whole sticks too)
+            self._placed_sum += d
+            if self._placed_n >= 3:
+                self._mean = self._placed_sum // self._placed_n
         return True
+
+    def _rest_due(self, t, d):
+        """Can a small change with no hand on the tower be the rest of the last stick? Soon
+        after its placement; later, a rise the level holds (going nowhere): the hand that held
+        part of it let go after a long hold. Left to the creep, the stick stays weighed short,
+        and so does the typical stick, against which a fall's count and rest are judged."""
+        if ticks_diff(t, self._last_place_t) < _REST_MS:
+            return True
+        return d > self._band and self._unmoving()
 
     def _commit(self, d, mx, my):
         self._level += d
@@ -1051,7 +1078,12 @@ class Detector:
 
     def _let_go_fell(self):
         back = ticks_diff(self._pl_back, self._pl_last) if self._pl_back else 0
-        return self._pl_on and self._ep_pos >= 2 and 0 < back <= _LEAVE_MS
+        return (
+            self._pl_on
+            and self._ep_pos >= 2
+            and 0 < back <= _LEAVE_MS
+            and not self._same_hand(self._ep_t)  # (the placing hand's press wandering)
+        )
 
     def _touched(self):
         return (

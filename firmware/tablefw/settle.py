@@ -55,3 +55,61 @@ def place_through_ring(det, t, level):
     # them as well, and a later press is judged against them)
     det._commit(g, det._avg(det._mxr, 2 * _WIN), det._avg(det._myr, 2 * _WIN))
     return True
+
+
+# A level through a ringing not learned, for SlowRing:
+_SLOW_W = const(24)  # samples averaged: ~2-3 periods of a 6-9 Hz plate
+_SLOW_RUN = const(12)  # samples the averaged level must hold: what places the stick
+
+
+class SlowRing:
+    """A stick placed on a slow plate whose ringing is not learned (yet): for seconds after
+    the hand has gone, every 8-sample window swings by several bands, the next hand comes
+    before the ringing has died, and the episode runs on over several sticks, each missed
+    (the level then walks up by all of them at once). Averaged over 2-3 periods (_SLOW_W
+    samples) the ringing leaves a small part of itself: a level one stick up that two such
+    averages, 8 samples apart, agree on, and that holds within a band for _SLOW_RUN samples
+    (not on its way anywhere: a hand easing off), and weighs a whole stick, is the stick
+    let go. Whole: a hand still holding part of a stick, its tremor swinging the level as a
+    ringing would (a plate that does not ring at all), leaves the level short of one. Also
+    while a ringing is only a candidate: the filter does not run yet, and no window holds."""
+
+    def __init__(self):
+        self.run = 0
+        self.first = 0  # the averaged level the run began at
+
+    def place(self, det, t, level):
+        """Places the stick (True) once the averaged level has held one stick up long
+        enough; called from Detector._step while an episode is open and the base calm."""
+        band = det._band
+        ring = det._ring
+        d = det._avg(ring, _SLOW_W) - level
+        old = det._avg(ring, _SLOW_W, _WIN) - level
+        if (
+            det._a2
+            or det._ep_fell
+            or det._nring < _SLOW_W + _WIN
+            or not (det._one_lo < d < det._one_hi)
+            or d - old > band
+            or old - d > band
+        ):
+            self.run = 0
+            return False
+        if self.run == 0 or d - self.first > band or self.first - d > band:
+            self.run = 0
+            self.first = d
+        self.run += 1
+        if self.run < _SLOW_RUN or not _let_go(det, d):
+            return False
+        self.run = 0
+        det._place(t, d)
+        det._commit(d, det._avg(det._mxr, _SLOW_W), det._avg(det._myr, _SLOW_W))
+        return True
+
+
+def _let_go(det, d):
+    """Is the level `d`, averaged through a swing no window holds, the stick let go? A hand
+    still holding part of it, its tremor swinging the level as a ringing would, leaves it
+    short of a whole stick (or, pressing, beyond it); a hand pressing while a stick left
+    elsewhere can hold it one stick up: not while the press watch saw a stick maybe leave."""
+    return det._whole_lo <= d <= det._whole_hi and not det._press.maybe
