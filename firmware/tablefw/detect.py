@@ -45,7 +45,10 @@
 #   level decision is made on the nulled total (and moments). Where a ringing was seen, a level
 #   one stick up that holds within a few bands is placed without waiting for what the filter
 #   leaves of it to die away. Before the ringing is learned (a slow plate's first sticks, the
-#   hand's tremor ringing it), a whole stick's level averaged over 2-3 periods is placed.
+#   hand's tremor ringing it), a whole stick's level averaged over 2-3 periods is placed. A kick
+#   (a knock the base may hardly feel) is no load: the inverse filter turns it into a pulse two
+#   samples long that the next sample leaves again, taken out before the boxcar would spread it
+#   into what looks like a level.
 # - topple: the base tilts away from the reference captured at arm(), past ~4 degrees, steadily,
 #   in one direction and growing (a knock shakes, a topple leans and keeps leaning). A tilting
 #   tower's weight loss is never counted as sticks.
@@ -112,6 +115,7 @@ _Q = const(256)
 _RW = const(24)  # samples the ringing is fitted over
 _FIT_EVERY = const(4)
 _FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
+_KICK_REF = const(8)  # filtered values a kick's pulse is judged against
 _SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
@@ -219,6 +223,7 @@ class Detector:
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
         self._pq = 0  # the cells' noise in _p0: its floor (falls at once, rises slowly)
         self._si = 0  # where the next filtered value goes in each channel's history
+        self._kick = False  # the total's last two filtered values were a kick's pulse
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2)
@@ -455,8 +460,66 @@ class Detector:
         uh[b + si] = u
         if not (a1 or a2):
             return u
+        self._unkick(k, b, si, n)
         f = self._bf
         return (16 * ch[k + 2] + f * old) // (16 * n + f)
+
+    def _unkick(self, k, b, si, n):
+        """Takes a kick's pulse out of channel k's boxcar. A knock (the base may hardly feel
+        it) kicks the plate into ringing: no load, but the inverse filter, fitted to a
+        ringing driven by loads, turns it into a pulse two samples long, and the boxcar
+        would spread that over its length, flat, like a level held (a stick's weight gone,
+        or one more). A load that comes or goes stays: a pulse that the newest sample
+        leaves again, standing far out of the values before it, was a kick, and its two
+        samples are taken as their mean. Not while a hand is on the tower: it moves the
+        load faster than the filter follows (a brisk release leaves pulses of its own).
+        Judged on the total, and done to the moments alike (the plate rings as one)."""
+        uh = self._uh
+        if k == 0:
+            # (a quick look at the boxcar first: most samples are no pulse)
+            before = (self._ch[2] - uh[si] - uh[(si - 1) & _UMASK] - uh[(si - 2) & _UMASK]) // (
+                n - 3
+            )
+            # (a pulse up has pressed the level for its own two samples)
+            self._kick = (
+                self._ep_pos <= 2 and self._pulse(b, si, n, before) and self._was_kick(b, si, n)
+            )
+        if self._kick:
+            before = _mean_before(uh, b, si)
+            i1 = b + ((si - 1) & _UMASK)
+            i2 = b + ((si - 2) & _UMASK)
+            self._ch[k + 2] -= uh[i1] + uh[i2] - 2 * before
+            uh[i1] = before
+            uh[i2] = before
+
+    def _pulse(self, b, si, n, before):
+        """Do the total's two filtered values before the newest stand out from `before`, on
+        the same side, by enough to move the boxcar by a band, with the newest back within
+        a quarter of them? Returns the smaller of the two (how far out), else 0."""
+        uh = self._uh
+        p1 = uh[b + ((si - 1) & _UMASK)] - before
+        p2 = uh[b + ((si - 2) & _UMASK)] - before
+        if p1 < 0:
+            p1 = -p1
+            p2 = -p2
+        if p2 <= 0 or p1 + p2 < n * self._band or 4 * abs(uh[b + si] - before) > p1 + p2:
+            return 0
+        return p1 if p1 < p2 else p2
+
+    def _was_kick(self, b, si, n):
+        """A pulse (_pulse) against the _KICK_REF values before it, each of its two values
+        at least twice as far out as any of those strays from their mean (what the filter
+        leaves of a ringing it nulls only roughly, and the inverse filter's noise, which
+        the boxcar averages away)."""
+        uh = self._uh
+        before = _mean_before(uh, b, si)
+        out = self._pulse(b, si, n, before)
+        if not out:
+            return False
+        for j in range(3, 3 + _KICK_REF):
+            if 2 * abs(uh[b + ((si - j) & _UMASK)] - before) > out:
+                return False
+        return True
 
     def _median(self, k):
         med = self._med
@@ -1170,6 +1233,15 @@ class Detector:
 
 def _pct(v, p):
     return v * p // 100
+
+
+def _mean_before(uh, b, si):
+    """Mean of the _KICK_REF filtered values of a channel (history at b, newest at si)
+    before the last three."""
+    s = 0
+    for j in range(3, 3 + _KICK_REF):
+        s += uh[b + ((si - j) & _UMASK)]
+    return s // _KICK_REF
 
 
 def _sum(buf):

@@ -158,3 +158,17 @@ def test_the_rest_of_a_fall_on_a_slowly_ringing_plate_is_no_extra_stick(ring_hz)
     found = run_detector(meta, samples)
     assert sum(1 for e in found if e["kind"] == "placed") == 4
     assert sum(n for _, n in falls(found)) == 1, found
+
+
+@pytest.mark.parametrize("ring_hz", [6.5, 7.5, 8.5])
+@pytest.mark.parametrize("ring_g", [-20.0, -10.0, 10.0])
+def test_a_kick_the_base_does_not_feel_leaves_no_level(ring_hz, ring_g):
+    # At 10 s the plate (6.5-8.5 Hz) is kicked down or up, the base unmoved: no load comes or
+    # goes. The inverse filter turns the kick into a pulse two samples long, which the boxcar
+    # spread over its length, flat, like a level. Before: kicked down, a stick's weight gone
+    # (1-4 sticks reported falling); kicked up, one more stick (placed, then fell). Now the
+    # pulse, which the next sample leaves again, is taken out of the boxcar.
+    meta, samples = trace(lambda t: 0.0, ring_hz, seed=2, ring_at=10000, ring_g=ring_g)
+    found = run_detector(meta, samples)
+    assert sum(1 for e in found if e["kind"] == "placed") == 4, found
+    assert falls(found) == [], found
