@@ -117,6 +117,7 @@ class SimBoard(StreamHost):
             "stick_g": meta["stick_g"],
             "rate_hz": meta.get("rate_hz", 80),
             "zero_counts": meta.get("zero_counts"),
+            "ring": meta.get("ring"),
         }
         # The board's filesystem: meta "cal_file" (a path), where a stored calibration is read
         # at start (it outlives a watchdog reset) and written by the `cal` command. Without

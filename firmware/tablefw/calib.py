@@ -14,6 +14,7 @@ import os
 from tablefw.reading import RAIL_HI, RAIL_LO
 
 KEYS = ("counts_per_gram", "zero_counts", "cell_xy_mm", "stick_g", "ring")
+RING_CYCLE = (2.0, 80.0)  # a ring's samples per cycle: above Nyquist's 2, at most 80 (1 Hz)
 STILL_G = 1.0  # a still second: each cell's 10-90 % range of readings under this many grams
 _MAX_CPG = 1000000.0
 
@@ -45,15 +46,23 @@ def check(config, ncells):
     stick = config.get("stick_g")
     if not isinstance(stick, (int, float)) or not 0.5 <= stick <= 500:
         return "stick_g must be a mass from 0.5 to 500 g"
-    ring = config.get("ring")
-    if ring is not None:
-        if not isinstance(ring, list) or len(ring) != 2:
-            return "ring must be [samples per cycle, damping ratio] or null"
-        period, zeta = ring
-        if not isinstance(period, (int, float)) or not 2.0 < period <= 80.0:
-            return "ring must be [samples per cycle, damping ratio]: more than 2, at most 80"
-        if not isinstance(zeta, (int, float)) or not 0.0 < zeta < 1.0:
-            return "ring must be [samples per cycle, damping ratio]: a ratio between 0 and 1"
+    return check_ring(config.get("ring"))
+
+
+def check_ring(ring):
+    """Why `ring` cannot be a calibration's ring (the plate's ringing as [samples per cycle,
+    damping ratio]), or None if it can (None itself: no ring, the detector learns it)."""
+    if ring is None:
+        return None
+    if not isinstance(ring, list) or len(ring) != 2:
+        return "ring must be [samples per cycle, damping ratio] or null"
+    period, zeta = ring
+    if isinstance(period, bool) or not isinstance(period, (int, float)):
+        return "ring must be [samples per cycle, damping ratio] or null"
+    if not RING_CYCLE[0] < period <= RING_CYCLE[1]:
+        return "ring must be [samples per cycle, damping ratio]: more than 2, at most 80"
+    if isinstance(zeta, bool) or not isinstance(zeta, (int, float)) or not 0.0 < zeta < 1.0:
+        return "ring must be [samples per cycle, damping ratio]: a ratio between 0 and 1"
     return None
 
 

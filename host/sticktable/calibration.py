@@ -257,14 +257,12 @@ def command(link, kind: str, timeout_s: float = REPLY_TIMEOUT_S, **fields) -> No
 
 def to_board(counts_per_gram, zero_counts, cell_xy_mm, stick_g, ring=None) -> dict:
     """The `cal` command's fields, rounded so the frame stays short (0.01 count/g: 5 ppm);
-    `ring` ([samples per cycle, damping ratio] from the tap) only if one was learned: else the
-    board keeps its own."""
-    cal = {
+    `ring` ([samples per cycle, damping ratio] from the tap, or None: none learned) replaces
+    the board's, so a plate stiffened since keeps no stale filter."""
+    return {
         "counts_per_gram": [round(float(k), 2) for k in counts_per_gram],
         "zero_counts": [int(z) for z in zero_counts] if zero_counts is not None else None,
         "cell_xy_mm": [[round(float(x), 1), round(float(y), 1)] for x, y in cell_xy_mm],
         "stick_g": round(float(stick_g), 3),
+        "ring": ring,
     }
-    if ring is not None:
-        cal["ring"] = ring
-    return cal

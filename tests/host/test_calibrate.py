@@ -124,7 +124,7 @@ def test_calibrate_recovers_the_simulated_gains(seed, tmp_path, answers, capsys)
             cal = walk(link, 200.0, 4, yes=True, plate=plate)
             after = query(link)
             with pytest.raises(CalibrationError, match="ring must be"):
-                command(link, "cal", ring=[0.2, 0.05])  # no plate rings that slowly
+                command(link, "cal", ring=[0.2, 0.05])  # < 2 samples a cycle: not sampled
             command(link, "arm")
             with pytest.raises(CalibrationError, match="in play"):
                 command(link, "cal", stick_g=9.0)

@@ -158,12 +158,16 @@ def _fakes_on_path(monkeypatch):
 
 MISSING_MID_READ = """
 import json
-import time
 import fakepi
+from fake_hx711 import Clock
 
 world = fakepi.world()
 sck, dout = world.pins.HX711_SCK, world.pins.HX711_DOUT[2]
-time.sleep(0.03)  # conversions are ready
+# The chips on a clock of their own: a busy machine's pause cannot stretch a pulse here.
+world.clock = Clock()
+for chip in world.chips:
+    chip.clock = world.clock
+world.clock.advance(30000)  # conversions are ready
 
 
 def bits(n):

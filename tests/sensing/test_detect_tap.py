@@ -12,7 +12,7 @@ from tablefw import ringfit
 from tablefw.calibrator import make_detector
 
 SLOW_PLATE = "touch-fall-slow"  # 6-9 Hz, damping ratio 0.008-0.015: rings for seconds
-SEED = 1001  # (a tuning seed: slow hands' sticks are missed while the ringing is unlearned)
+SEED = 1006  # (a tuning seed: slow hands' sticks are missed while the ringing is unlearned)
 
 
 def tapped(seed: int, physics: dict, meta: dict) -> list[float] | None:
@@ -40,7 +40,8 @@ def test_a_tapped_plate_nulls_its_ringing_from_the_first_event():
 
 
 def test_a_seeded_ringing_is_the_one_a_fit_would_have_confirmed():
-    # Seeding round-trips: the stored [Hz, damping] gives back the learned coefficients.
+    # Seeding round-trips: the stored [samples per cycle, damping] gives back the learned
+    # coefficients.
     det = make_detector(
         {"counts_per_gram": [2000.0] * 4, "cell_xy_mm": [[60, 60]] * 4, "stick_g": 8.0}
     )

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -51,6 +52,7 @@ STICK_SPREAD = 0.03  # simulated sticks: 3 % mass spread (1 sigma)
 CHANGE_TIMEOUT_S = 120  # --yes at a real table: time to do each step
 TAP_S = 3.0  # the raw stream kept after the tap prompt (a ringing plate rings for ~1 s)
 TAP_YES_S = 8.0  # ... with --yes at a real table: the person taps within this time
+MIN_TAP_SAMPLES = 80  # a second of the board's stream at least, or the link is failing
 # The simulated plate rings as the tuned virtual tower's does (host/sticktable/sim/physics.py).
 SIM_RING = {key: REAL[key] for key in ("ring_hz", "ring_zeta", "hx_average")}
 
@@ -197,13 +199,14 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
 
 
 def tap(link, yes: bool, plate, number: str, cal: dict) -> tuple[list[float] | None, float]:
-    """The tap step: the raw stream while the person taps the empty plate once, and the
-    ringing the firmware's detector learns from it ([samples per cycle, damping ratio], or
-    None), and the board's sample rate over the tap (to tell the ringing in Hz)."""
+    """The tap step: the raw stream while the person taps the plate once, the ringing the
+    firmware's detector (run here, on the board's stream) learns from it ([samples per cycle,
+    damping ratio], or None) and the board's sample rate over it (to tell the ringing in Hz)."""
     from sticktable.commands.record import _stream
 
-    print(f"{number} Take everything off the plate, tap it firmly once with a knuckle, then keep")
-    print("   hands off: the table learns how the plate rings.")
+    print(f"{number} Take the sticks off and stand the empty tower on the plate, as for a game;")
+    print("   tap the plate firmly once with a knuckle, then keep hands off: the table learns")
+    print("   how the plate rings.")
     if not yes:
         ask("  press Enter, then tap ")
     elif plate is None:
@@ -213,18 +216,23 @@ def tap(link, yes: bool, plate, number: str, cal: dict) -> tuple[list[float] | N
     stats = {"samples": 0, "dropped": 0}
     seconds = TAP_YES_S if yes and plate is None else TAP_S
     samples = list(_stream(link, len(cal["counts_per_gram"]), seconds, stats))
+    if stats.get("interrupted"):
+        raise UserError("stopped: calibration not sent")
+    if len(samples) < MIN_TAP_SAMPLES:
+        raise CalibrationError(
+            f"the board sent {len(samples)} raw samples during the tap: check the link "
+            "(sticktable doctor); calibration stopped, nothing sent"
+        )
+    period = statistics.median(b.t_ms - a.t_ms for a, b in zip(samples, samples[1:], strict=False))
     meta = dict(cal, cells=len(cal["counts_per_gram"]))
-    if len(samples) < 2:
-        return None, 0.0
-    rate = 1000.0 * (len(samples) - 1) / ((samples[-1].t_ms - samples[0].t_ms) or 1)
-    return learned_ring(meta, samples), rate
+    return learned_ring(meta, samples), 1000.0 / (period or 1)
 
 
 def _ring_line(ring: list[float] | None, rate: float) -> str:
     if ring is None:
         return (
             "plate ringing: none learned from the tap (a plate that does not ring needs no "
-            "filter; the board keeps the ringing it had, if any)"
+            "filter; the detector learns any ringing from the game's first events)"
         )
     return (
         f"plate ringing: {rate / ring[0]:.1f} Hz ({ring[0]:.2f} samples a cycle at "
@@ -295,7 +303,7 @@ class SimPlate:
         elif kind == "mass":
             self.loads = [(self.mass, action[1], action[2])]
         elif kind == "tap":
-            self.loads = []
+            self.loads = []  # (the simulated plate rings alike with or without the tower)
             self.tower.knock(strength_mg=600.0)
         elif kind == "sticks":
             k = action[1]
@@ -310,7 +318,7 @@ class SimPlate:
         if action[0] == "mass":
             return f"the {self.mass:g} g mass stands at ({action[1]:g}, {action[2]:g}) mm"
         if action[0] == "tap":
-            return "a knuckle taps the empty plate"
+            return "a knuckle taps the plate"
         return f"{action[1]} stick(s) on the plate"
 
 

@@ -116,7 +116,7 @@ def _stream(link, cells: int, seconds: float | None, stats: dict):
                 stats["samples"] += 1
                 yield sample
     except KeyboardInterrupt:
-        pass
+        stats["interrupted"] = True  # (record stops here; calibrate stops without sending)
     try:
         link.send("stream", on=False)
         link.poll(0.1)

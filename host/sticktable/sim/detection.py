@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from sticktable.sim.tower import Sample
 from tablefw import schema
+from tablefw.calib import check_ring
 from tablefw.calibrator import make_detector
 from tablefw.reading import MISSING
 from tablefw.ringfit import describe
@@ -44,10 +45,14 @@ def run_detector(
 def learned_ring(meta: dict, tap: Iterable[Sample]) -> list[float] | None:
     """The plate's ringing as the firmware's detector learns it from `tap` (samples of a tap
     on the empty plate): [samples per cycle, damping ratio], as a calibration's `ring` holds
-    it, or None if it learned none (a plate that does not ring, or no tap)."""
+    it, or None if it learned none (a plate that does not ring, or no tap) or one a board
+    would refuse (slower than 80 samples a cycle)."""
     fresh = {k: v for k, v in meta.items() if k != "ring"}  # learned from the tap alone
     det = make_detector(fresh)
     run_detector(fresh, tap, detector=det)
     a1, a2 = det.resonance()
     ring = describe(a1, a2) if a2 else None
-    return None if ring is None else [round(ring[0], 3), round(ring[1], 4)]
+    if ring is None:
+        return None
+    ring = [round(ring[0], 3), round(ring[1], 4)]
+    return None if check_ring(ring) else ring

@@ -49,7 +49,7 @@ class SimGame:
         spread = physics.pop("spread", 0.05)
         tremor = physics.pop("tremor", 1.0)
         board = {k: physics.pop(k) for k in ("stick_g", "cells", "noise_scale") if k in physics}
-        self._table = (seed, clean, physics, board)  # (calibration_tap makes a copy of it)
+        self._table = (seed, clean, physics, board)  # (calibration_tap builds its twin)
         self.tower = VirtualTower.create(seed, clean=clean, physics=physics, **board)
         self.tower.tremor = tremor
         self.meta = self.tower.board.meta()
@@ -72,8 +72,8 @@ class SimGame:
     # -- what others read ------------------------------------------------------------------
 
     def calibration_tap(self) -> list:
-        """`sticktable calibrate`'s tap on this game's table (on a copy of it: the game's own
-        tower is left as it is)."""
+        """`sticktable calibrate`'s tap on this game's table (on its twin, built from the same
+        seed: the game's own tower is left as it is)."""
         seed, clean, physics, board = self._table
         return VirtualTower.create(seed, clean=clean, physics=physics, **board).calibration_tap()
 

@@ -208,9 +208,10 @@ class VirtualTower:
         return tower
 
     def calibration_tap(self) -> list[Sample]:
-        """The samples of `sticktable calibrate`'s last step on this table: its empty plate
-        still, tapped once with a knuckle, left to ring (on a fresh tower: it plays on it)."""
-        self.tower_load = 0.0
+        """The samples of `sticktable calibrate`'s last step on this table: the empty tower
+        standing still, the plate tapped once with a knuckle and left to ring (on a fresh
+        tower: it plays on it). The simulated plate rings alike whatever stands on it; a real
+        one rings lower as the tower grows, which the detector's fits after events follow."""
         samples = list(self.run(2000))
         self.knock(strength_mg=600.0)
         return samples + list(self.run(3000))

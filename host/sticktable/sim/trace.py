@@ -14,6 +14,7 @@ from pathlib import Path
 from sticktable import textfile
 from sticktable.errors import InputRefused
 from sticktable.sim.tower import MAX_COUNTS, MIN_COUNTS, Sample
+from tablefw.calib import check_ring
 
 MAGIC = "# sticktrace 1 "
 REQUIRED = ("cells", "counts_per_gram", "cell_xy_mm", "stick_g")
@@ -161,11 +162,9 @@ def check_meta(meta, where: str = "") -> dict:
         and all(isinstance(v, int) and MIN_COUNTS <= v <= MAX_COUNTS for v in zero)
     ):
         raise InputRefused(f"{where}meta 'zero_counts' must be {cells} 24-bit integers")
-    ring = meta.get("ring")
-    if ring is not None and not (_numbers(ring, 2) and 2 < ring[0] <= 80 and 0 < ring[1] < 1):
-        raise InputRefused(
-            f"{where}meta 'ring' must be [samples per cycle (2-80), damping ratio (0-1)]"
-        )
+    why = check_ring(meta.get("ring"))
+    if why:
+        raise InputRefused(f"{where}meta {why}")
     return meta
 
 

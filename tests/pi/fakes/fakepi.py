@@ -113,6 +113,7 @@ class World:
 
     def advance(self):
         """Move on to the tower's sample of this moment (the last one stays when it is done)."""
+        self._apply_edges()  # (a read's first pulse counts before a missing reading can come)
         samples = self._samples
         if not samples:
             return
