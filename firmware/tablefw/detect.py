@@ -1063,9 +1063,7 @@ class Detector:
         self._mass[n - 1] = whole
         self._sum += d
         if self._placed_n:  # (the typical stick is learned from whole sticks too)
-            self._placed_sum += d
-            if self._placed_n >= 3:
-                self._mean = self._placed_sum // self._placed_n
+            self._learn_mass(d)
         return True
 
     def _rest_due(self, t, d):
@@ -1191,12 +1189,15 @@ class Detector:
     def _place(self, t, g100):
         self._place_standing(g100)
         self._placed_n += 1
-        self._placed_sum += g100
+        self._learn_mass(g100)
         self._last_place_t = t
+        self._emit(PLACED, t, 1, g100)
+
+    def _learn_mass(self, g100):
         # Learned typical stick mass: the nominal one until a few were weighed.
+        self._placed_sum += g100
         if self._placed_n >= 3:
             self._mean = self._placed_sum // self._placed_n
-        self._emit(PLACED, t, 1, g100)
 
     def _fell(self, t, drop, mx, my):
         """The level after a fall: the count from the weight that left, less what _onset

@@ -28,7 +28,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
-_EVEN = const(2)  # the residual is averaged over ~2**_EVEN samples (a period of the ringing)
+_EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
 
 
 class PressWatch:
@@ -101,10 +101,10 @@ class PressWatch:
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             self._rx = rx
             self._ry = ry
-            # The residual averaged over a few samples (a period of the plate's ringing):
+            # The residual's running average over a few samples (a fast ringing's period):
             # how far that moved this sample.
-            ex = rx - self._sx >> _EVEN
-            ey = ry - self._sy >> _EVEN
+            ex = (rx - self._sx) >> _EVEN
+            ey = (ry - self._sy) >> _EVEN
             self._sx += ex
             self._sy += ey
             settled = abs(ex) + abs(ey)

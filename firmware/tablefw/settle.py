@@ -58,7 +58,7 @@ def place_through_ring(det, t, level):
 
 
 # A level through a ringing not learned, for SlowRing:
-_SLOW_W = const(24)  # samples averaged: ~2-3 periods of a 6-9 Hz plate
+_SLOW_W = const(24)  # samples averaged: ~2-3 periods of a 6-9 Hz plate (+ _WIN: all 32 kept)
 _SLOW_RUN = const(12)  # samples the averaged level must hold: what places the stick
 
 
