@@ -182,7 +182,13 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
     weighed = stick_masses(levels, zero, cpg) if sticks else None
     stick_g = weighed.mean if weighed else float(now["stick_g"])
     number = f"{n + 3 + (1 if sticks else 0)}."
-    ring, rate = tap(link, yes, plate, number, to_board(cpg, zero, xy, stick_g))
+
+    def cleared() -> None:
+        """--yes at a real table: wait until the plate has changed since the last step (the
+        sticks off, the tower on) and keeps still."""
+        _await_change(link, cpg_now, last[-1], last[-1], float(now["stick_g"]) / 2)
+
+    ring, rate = tap(link, yes, plate, number, to_board(cpg, zero, xy, stick_g), cleared)
     show(cpg, cpg_now, zero, placements, spots, mass, xy, weighed)
     print(_ring_line(ring, rate))
     if not yes and ask("Send this calibration to the board? [y/N] ").strip().lower() not in (
@@ -198,7 +204,9 @@ def walk(link, mass: float, sticks: int, yes: bool, plate=None) -> dict:
     return cal
 
 
-def tap(link, yes: bool, plate, number: str, cal: dict) -> tuple[list[float] | None, float]:
+def tap(
+    link, yes: bool, plate, number: str, cal: dict, cleared=None
+) -> tuple[list[float] | None, float]:
     """The tap step: the raw stream while the person taps the plate once, the ringing the
     firmware's detector (run here, on the board's stream) learns from it ([samples per cycle,
     damping ratio], or None) and the board's sample rate over it (to tell the ringing in Hz)."""
@@ -210,7 +218,10 @@ def tap(link, yes: bool, plate, number: str, cal: dict) -> tuple[list[float] | N
     if not yes:
         ask("  press Enter, then tap ")
     elif plate is None:
-        print(f"  (--yes: tap within {TAP_YES_S:g} s)")
+        print("  (--yes: waiting for the plate to change and keep still)")
+        if cleared is not None:
+            cleared()
+        print(f"  tap now (within {TAP_YES_S:g} s)")
     if plate is not None:
         plate.act(("tap",))
     stats = {"samples": 0, "dropped": 0}
