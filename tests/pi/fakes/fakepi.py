@@ -113,7 +113,6 @@ class World:
 
     def advance(self):
         """Move on to the tower's sample of this moment (the last one stays when it is done)."""
-        self._apply_edges()  # (a read's first pulse counts before a missing reading can come)
         samples = self._samples
         if not samples:
             return
@@ -124,6 +123,8 @@ class World:
         if sample is not None:
             self.sample = sample
             self._set_accel()
+        if self._edges:
+            return  # a clock edge the chips have not seen yet: maybe a read's first pulse
         for chip, value in zip(self.chips, self.sample[1:5], strict=True):
             if chip.between_reads():
                 # A missing reading is a conversion that never came (DOUT stays high); a chip
