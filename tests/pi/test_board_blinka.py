@@ -31,7 +31,11 @@ bus = TimedBus(sck, douts) if timed else HX711Bus(sck, douts, clock_ms=ticks_ms)
 raw = array.array("i", [0] * 4)
 
 
+ever_dead = 0  # chips the driver ever read around as dead (MISSING)
+
+
 def readings(n):
+    global ever_dead
     got = []
     end = time.monotonic() + 5
     while len(got) < n and time.monotonic() < end:
@@ -39,6 +43,7 @@ def readings(n):
             got.append(list(raw))
         else:
             time.sleep(0.001)
+        ever_dead |= bus.dead
     return got
 
 
@@ -53,6 +58,7 @@ print(json.dumps({
     "gap_ms": None if not after else round((time.monotonic() - stalled) * 1000),
     "power_downs": [chip.power_downs for chip in world.chips],
     "long_reads": getattr(bus, "long_reads", None),
+    "ever_dead": ever_dead,
 }))
 """
 
@@ -93,11 +99,12 @@ def test_chips_that_restart_during_a_stalled_read_are_put_back_in_step(tmp_path)
     # The stall powers the chips down mid-read; the read's last pulses run so slow that the
     # chips' first conversion after restarting completes among them, and they take the tail
     # as a read of their own: out of step with the driver, DOUT never falls by itself. The
-    # driver resets them at once, instead of waiting out a dead chip's 0.5 s (a seat press
-    # in that silence would be missed).
+    # driver resets them at once, instead of waiting out a dead chip's 0.5 s and reading around
+    # it (a seat press in that silence would be missed). Judged by what the driver did, not by
+    # the time it took: a busy machine stretches that (0.2-0.5 s here).
     got = stalled_bus(tmp_path, "timed", lag_us=1000)
     assert len(got["after"]) == 8 and all(map(true_weight, got["after"]))
-    assert got["gap_ms"] < 400, got
+    assert got["ever_dead"] == 0, got  # put back in step, never given up as dead
 
 
 def test_the_plain_driver_would_have_read_garbage(tmp_path):
