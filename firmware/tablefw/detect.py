@@ -297,7 +297,7 @@ class Detector:
         self._ep_ay = 0
         self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
-        self._slow.run = 0  # (a run begun in an episode ends with it)
+        self._slow.reset()
         self._ep_t = 0
         self._ep_pos = 0
         self._ep_neg = 0

@@ -78,6 +78,10 @@ class SlowRing:
         self.run = 0
         self.first = 0  # the averaged level the run began at
 
+    def reset(self):
+        """A new episode: a run begun in the last one ends with it."""
+        self.run = 0
+
     def place(self, det, t, level):
         """Places the stick (True) once the averaged level has held one stick up long
         enough; called from Detector._step while an episode is open and the base calm."""
