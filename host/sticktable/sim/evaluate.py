@@ -20,6 +20,8 @@ class Tally:
     placed_truth: int = 0
     placed_found: int = 0
     placed_reported: int = 0
+    turns_scored: int = 0  # every play turn not ended by a topple, with or without falls
+    turns_exact: int = 0  # of those, turns whose reported fallen count is the true one (0 too)
     turns_with_falls: int = 0
     fall_turns_exact: int = 0
     buckets: dict = field(default_factory=lambda: {"1": [0, 0], "2-5": [0, 0], "6+": [0, 0]})
@@ -115,7 +117,9 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.miss_times += [t for t, f in pairs if f is None] + extra
 
     # Falls, per turn: a turn runs from its button press to the next one; turns that end in a
-    # topple are left out (the rules send that turn's sticks back to the bag).
+    # topple are left out (the rules send that turn's sticks back to the bag). A turn's count is
+    # exact when the sticks reported equal the sticks that fell, none included, so a fall
+    # reported where none fell is a wrong turn (the "exact per turn" over every turn).
     starts = sorted(
         (e["t_ms"], e["turn"], e.get("phase", "play")) for e in truth if e["kind"] == "button"
     )
@@ -128,6 +132,8 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
         want = sum(e["count"] for e in bursts)
         got_events = [e for e in every_fall if start <= e["t_ms"] < end]
         got = sum(e["count"] for e in got_events)
+        tally.turns_scored += 1
+        tally.turns_exact += got == want
         if want == 0:
             if got:
                 tally.phantom_fall_turns += 1
