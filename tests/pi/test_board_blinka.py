@@ -18,16 +18,32 @@ from sticktable.pitable import import_firmware_package
 import_firmware_package()
 import board
 import fakepi
+import tablefw.board_blinka as blinka
+import tablefw.hx711 as hx711
 from tablefw import pins_pi as pins
 from tablefw.board_blinka import Line, TimedBus
 from tablefw.clock import ticks_ms
 from tablefw.hx711 import HX711Bus
 
-timed = sys.argv[1] == "timed"
+kind, lag_us, options = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(",")
 world = fakepi.world()
+if "virtual" in options:
+    # The chips and the driver on one clock that moves only with the pins' accesses and the
+    # stall: the same pulses on a busy machine as on an idle one.
+    clock = world.clock = fakepi.VirtualClock()
+    for chip in world.chips:
+        chip.clock = clock
+    blinka.ticks_us = lambda: clock.now
+    blinka.ticks_ms = ticks_ms = lambda: clock.now // 1000
+    now_s = lambda: clock.now / 1e6
+    pause = lambda: clock.advance(1000)
+else:
+    now_s, pause = time.monotonic, lambda: time.sleep(0.001)
+if "no-step" in options:
+    hx711.STEP_MS = 1 << 29  # (why the test can fail) a chip out of step is never reset
 sck = Line(getattr(board, "D%d" % pins.HX711_SCK), output=True)
 douts = [Line(getattr(board, "D%d" % n)) for n in pins.HX711_DOUT]
-bus = TimedBus(sck, douts) if timed else HX711Bus(sck, douts, clock_ms=ticks_ms)
+bus = TimedBus(sck, douts) if kind == "timed" else HX711Bus(sck, douts, clock_ms=ticks_ms)
 raw = array.array("i", [0] * 4)
 
 
@@ -37,25 +53,25 @@ ever_dead = 0  # chips the driver ever read around as dead (MISSING)
 def readings(n):
     global ever_dead
     got = []
-    end = time.monotonic() + 5
-    while len(got) < n and time.monotonic() < end:
+    end = now_s() + 5
+    while len(got) < n and now_s() < end:
         if bus.read(raw):
             got.append(list(raw))
         else:
-            time.sleep(0.001)
+            pause()
         ever_dead |= bus.dead
     return got
 
 
 before = readings(3)
 world.stall_us = 200  # the next clock-high lasts 200 us: the process was preempted
-world.lag_us = int(sys.argv[2])  # ... and the rest of that read runs this slow per edge
-stalled = time.monotonic()
+world.lag_us = lag_us  # ... and the rest of that read runs this slow per edge
+stalled = now_s()
 after = readings(8)
 print(json.dumps({
     "before": before,
     "after": after,
-    "gap_ms": None if not after else round((time.monotonic() - stalled) * 1000),
+    "gap_ms": None if not after else round((now_s() - stalled) * 1000),
     "power_downs": [chip.power_downs for chip in world.chips],
     "long_reads": getattr(bus, "long_reads", None),
     "ever_dead": ever_dead,
@@ -63,11 +79,12 @@ print(json.dumps({
 """
 
 
-def stalled_bus(tmp_path, kind: str, lag_us: int = 0) -> dict:
+def stalled_bus(tmp_path, kind: str, lag_us: int = 0, options: str = "") -> dict:
     script = tmp_path / "stall.py"
     script.write_text(STALL)
+    command = [sys.executable, str(script), kind, str(lag_us), options or "-"]
     result = subprocess.run(
-        pi_command([sys.executable, str(script), kind, str(lag_us)], tmp_path / "ns"),
+        pi_command(command, tmp_path / "ns"),
         env=pi_env(),
         capture_output=True,
         text=True,
@@ -95,16 +112,35 @@ def test_a_long_clock_pulse_is_discarded_not_read_as_a_weight(tmp_path):
     assert all(map(true_weight, got["after"]))  # every reading kept is the plate's weight
 
 
+# A read's tail this slow per clock-low (after the stall) lets the restarted chips finish a
+# conversion among its last pulses and take them as a read of their own, ending mid-word with
+# DOUT high: out of step with the driver, it never falls by itself. On the virtual clock the
+# same pulses every run (on real time a busy machine moved them, and the test could pass
+# without the chips ever leaving step).
+OUT_OF_STEP_LAG_US = 800
+
+
 def test_chips_that_restart_during_a_stalled_read_are_put_back_in_step(tmp_path):
-    # The stall powers the chips down mid-read; the read's last pulses run so slow that the
-    # chips' first conversion after restarting completes among them, and they take the tail
-    # as a read of their own: out of step with the driver, DOUT never falls by itself. The
-    # driver resets them at once, instead of waiting out a dead chip's 0.5 s and reading around
-    # it (a seat press in that silence would be missed). Judged by what the driver did, not by
-    # the time it took: a busy machine stretches that (0.2-0.5 s here).
-    got = stalled_bus(tmp_path, "timed", lag_us=1000)
+    # The Pi's driver discards the read with the long pulse and resets the chips at once (the
+    # out-of-step reset below stands behind it; the long-pulse test fails without the first).
+    got = stalled_bus(tmp_path, "timed", OUT_OF_STEP_LAG_US, "virtual")
     assert len(got["after"]) == 8 and all(map(true_weight, got["after"]))
-    assert got["ever_dead"] == 0, got  # put back in step, never given up as dead
+    assert got["long_reads"] == 1
+    assert got["power_downs"] == [2] * 4, got  # the stall's, then a reset
+    assert got["ever_dead"] == 0, got  # never given up as dead and read around
+
+
+def test_chips_out_of_step_are_reset_not_waited_out_as_dead(tmp_path):
+    # The microcontroller's driver cannot see a long pulse (its interrupts are off; a chip can
+    # still restart mid-read on a brown-out): a chip silent for STEP_MS is reset, within a
+    # quarter of a second, instead of being read around as dead after DEAD_MS (a seat press in
+    # that silence would be missed). Without that reset the same stall loses every chip.
+    got = stalled_bus(tmp_path, "plain", OUT_OF_STEP_LAG_US, "virtual")
+    assert got["power_downs"] == [2] * 4, got  # the stall's, then the out-of-step reset
+    assert got["ever_dead"] == 0 and len(got["after"]) == 8, got
+    assert got["gap_ms"] < 250, got  # virtual ms: the same every run
+    lost = stalled_bus(tmp_path, "plain", OUT_OF_STEP_LAG_US, "virtual,no-step")
+    assert lost["ever_dead"] == 0b1111 and len(lost["after"]) < 8, lost
 
 
 def test_the_plain_driver_would_have_read_garbage(tmp_path):
