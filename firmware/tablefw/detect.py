@@ -13,7 +13,8 @@
 #   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
 #   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
-#   once (its weight leaving within _LEAVE_MS) is a placement and a fall.
+#   once (its weight leaving within _LEAVE_MS) is a placement and a fall (its rest is looked
+#   for on the raw total too: a ringing learned from a hand's tremor smears a short one).
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick. One nearer the hand's spot, seen only
@@ -133,6 +134,7 @@ _WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
 _WHOLE_HI_PCT = const(120)
 _QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
 _RING_MIN_PCT = const(15)  # ringing this big is worth fitting
+_NO_REST = const(-536870912)  # (no still raw window)
 
 
 class Detector:
@@ -936,20 +938,12 @@ class Detector:
                 self._pl_on = False  # a shaking plate (or one a knock rings) shows no resting stick
             elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
                 # (what the ringing filter leaves after a brisk release is looser)
-                d = self._avg(self._ring, _QUICK) - self._level
-                if self._one_lo < d < self._one_hi:
-                    self._pl_run += 1
-                    if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
-                        if not self._pl_on:
-                            self._pl_from = t
-                        self._pl_level = d
-                        self._pl_on = True
-                        self._pl_last = t
-                        self._pl_back = 0
-                else:
-                    self._pl_run = 0
-                    if d > self._hand:
-                        self._pl_on = False  # a hand again
+                self._resting(t, self._avg(self._ring, _QUICK) - self._level)
+            elif ringing and self._raw_rest() != _NO_REST:
+                # A ringing learned from a hand's tremor (the fit cannot tell it from the
+                # plate's) smears a short rest on a plate that hardly rings; the raw total,
+                # still within a band, shows it (a plate that rings is not still raw).
+                self._resting(t, self._raw_rest())
             else:
                 self._pl_run = 0
                 if self._pl_on and dev > self._pl_level + s // 2:
@@ -960,6 +954,41 @@ class Detector:
                 self._pl_back = t  # back down: a stick drops off at once, a hand eases off
             if self._pl_on and self._pl_last == t and ticks_diff(t, self._pl_from) >= _ALONE_MS:
                 self._watch_from_rest()
+
+    def _resting(self, t, d):
+        """A still window `d` over the level within an episode: a stick resting alone?"""
+        if self._one_lo < d < self._one_hi:
+            self._pl_run += 1
+            if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
+                if not self._pl_on:
+                    self._pl_from = t
+                self._pl_level = d
+                self._pl_on = True
+                self._pl_last = t
+                self._pl_back = 0
+        else:
+            self._pl_run = 0
+            if d > self._hand:
+                self._pl_on = False  # a hand again
+
+    def _raw_rest(self):
+        """The raw total's last _QUICK values (before the ringing filter) over the level,
+        averaged, if they held within a band; else _NO_REST."""
+        dr = self._dr
+        v = 0
+        lo = 0
+        hi = 0
+        s = 0
+        for j in range(1, _QUICK):
+            v -= 2 * dr[(self._di - j) & _RMASK]  # (dr holds half the sample differences)
+            s += v
+            if v < lo:
+                lo = v
+            elif v > hi:
+                hi = v
+        if hi - lo > self._band:
+            return _NO_REST
+        return self._ch[0] + s // _QUICK - self._level
 
     def _settled(self, t, d, mx, my):
         """A stable window: compare it with the last stable state."""
