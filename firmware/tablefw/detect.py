@@ -699,8 +699,9 @@ class Detector:
             unit = self._mean  # (the short fall left its shortfall in the tower's sum)
         k = (drop + short + unit * 2 // 5) // unit
         if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
-            # (not a fall's rest, counted on the fall's whole drop)
-            if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
+            # (not a fall's rest, counted on the fall's whole drop: that leaves within
+            # _SHORT_MS; later a stick falls on its own, often within a turn's 3 s)
+            if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
                 k = ahead(self, level, drop, unit)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
