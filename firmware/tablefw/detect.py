@@ -31,10 +31,10 @@
 # - A fall is reported at its onset through the nulled ringing (or on a plate that has shown no
 #   ringing to learn), each stick as 60 % of its weight has gone, going one way (a ringing's
 #   leftover swings above the level too; after a knock, or a kick the base hardly felt, a drop
-#   must hold half a period and the load before the boxcar must still show it); the count is
-#   settled at the final level, and a further drop soon after with no hand (a fall's tail, or
-#   what a ringing hid) is counted on the whole drop less what was reported: a partial drop is
-#   never an extra stick.
+#   must hold half a period, counted through the knock's hush, and the load before the boxcar
+#   must still show it); the count is settled at the final level, and a further drop soon
+#   after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop less
+#   what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
@@ -678,10 +678,13 @@ class Detector:
         knocked = ticks_diff(t, self._knock_t)
         # (Also before any ringing is learned: a ringing not nulled swings above the level,
         # which holds the onset back, and a plate that does not ring needs no filter.)
-        if knocked > self._hush and not self._ep_pos:
-            self._onset(t, level, level - self._avg(self._ring, 2))  # the level not yet moved
+        # (Within the hush after a knock the onset's hold is counted, never reported: a stick
+        # the knock sent off, seen leaving meanwhile, is told as the hush ends. A lone sample
+        # above the level is a ringing not yet learned swinging, not a hand pressing.)
+        if self._ep_pos <= 1 and (knocked > self._hush or shaken > _SHAKE_MS):
+            self._onset(t, level, level - self._avg(self._ring, 2), knocked <= self._hush)
 
-    def _onset(self, t, level, drop):
+    def _onset(self, t, level, drop, pre=False):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
         reported once 60 % of its weight has gone; the count is settled at the
         final level (_fell). A weight leaving goes one way: what the filter leaves of a
@@ -701,8 +704,9 @@ class Detector:
             unit = self._mean  # (the short fall left its shortfall in the tower's sum)
         k = (drop + short + unit * 2 // 5) // unit
         if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
-            # (not a fall's rest, counted on the fall's whole drop)
-            if ticks_diff(t, self._last_fall_t) >= _TAIL_MS:
+            # (not a fall's rest, counted on the fall's whole drop: that leaves within
+            # _SHORT_MS; later a stick falls on its own, often within a turn's 3 s)
+            if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
                 k = ahead(self, level, drop, unit)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
@@ -710,6 +714,8 @@ class Detector:
             self._fk_run = 0
             return
         self._fk_run += 1
+        if pre and self._fk_run >= hold:
+            self._fk_run = hold - 1  # (in a knock's hush: held, told once the hush ends)
         if self._fk_run < hold:
             return  # held for two samples (longer after a knock)
         self._emit(FELL, t, k - self._fk, drop)

@@ -172,3 +172,33 @@ def test_a_kick_the_base_does_not_feel_leaves_no_level(ring_hz, ring_g):
     found = run_detector(meta, samples)
     assert sum(1 for e in found if e["kind"] == "placed") == 4, found
     assert falls(found) == [], found
+
+
+@pytest.mark.parametrize("ring_hz", [6.5, 7.5])
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_stick_leaving_a_slowly_ringing_plate_soon_after_a_fall_is_run_ahead_too(ring_hz, seed):
+    # Two sticks leave 1.5 s apart, each over 200 ms, from a plate ringing at 6.5-7.5 Hz. A
+    # fall's rest leaves within _SHORT_MS; the second stick is a fall of its own. Before: the
+    # run-ahead of the boxcar's lag was kept off for 3 s after a fall (as if it could still be
+    # the first one's rest), so the second waited for the boxcar's own 60 % (10737 ms).
+    def loss(t):
+        return ramp(t, 9000, 200, STICK_G) + ramp(t, 10500, 200, STICK_G)
+
+    meta, samples = trace(loss, ring_hz=ring_hz, seed=seed)
+    found = run_detector(meta, samples)
+    assert sum(1 for e in found if e["kind"] == "placed") == 4
+    assert [n for _, n in falls(found)] == [1, 1], found
+    assert falls(found)[1][0] < 10700, found
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_stick_knocked_off_a_slowly_ringing_plate_is_told_as_the_knock_s_hush_ends(seed):
+    # A knock kicks a plate ringing at 7.5 Hz and a stick leaves 20 ms later, over 40 ms. The
+    # onset's hold (half a period after a knock) is counted through the knock's hush (which a
+    # period-long boxcar makes ~190 ms), so the stick is told as the hush ends. Before: the hold
+    # began only after the hush, and the fall came at 10237 ms.
+    meta, samples = trace(lambda t: ramp(t, 10020, 40, STICK_G), 7.5, seed=seed, knock_at=10000)
+    found = run_detector(meta, samples)
+    assert sum(1 for e in found if e["kind"] == "placed") == 4
+    assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
+    assert falls(found)[0][0] < 10225, found
