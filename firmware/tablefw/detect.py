@@ -275,6 +275,7 @@ class Detector:
         self._placed_n = 0
         self._placed_sum = 0
         self._last_place_t = -100000
+        self._let_t = -100000  # when the rest of the last stick arrived (its hand let go)
         self._last_fall_t = -100000
         self._last_loose = 0
         self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
@@ -587,6 +588,8 @@ class Detector:
             self._last_place_t = t - 60000
         if ticks_diff(t, self._last_fall_t) > 60000:
             self._last_fall_t = t - 60000
+        if ticks_diff(t, self._let_t) > 60000:
+            self._let_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > self._hush:
@@ -1010,8 +1013,10 @@ class Detector:
     def _same_hand(self, t):
         """A rise of a stick this soon after a placement is the hand that placed it pressing
         on (its press wanders by most of a stick), not a new stick: the next stick is fetched
-        and brought by a hand, which takes longer. (Held for _HOLD_MS, a level is taken.)"""
-        return ticks_diff(t, self._last_place_t) < _REST_MS
+        and brought by a hand, which takes longer. A stick placed while its hand still held
+        part of it was let go only when that rest arrived: the same from then. (Held for
+        _HOLD_MS, a level is taken.)"""
+        return ticks_diff(t, self._last_place_t) < _REST_MS or ticks_diff(t, self._let_t) < _REST_MS
 
     def _one_for_one(self, t):
         """Back where it was though a stick fell during the press: the hand placed one."""
@@ -1062,6 +1067,8 @@ class Detector:
             return False
         self._mass[n - 1] = whole
         self._sum += d
+        if d > self._band:
+            self._let_t = t  # (its hand let go of it only now)
         if self._placed_n:  # (the typical stick is learned from whole sticks too)
             self._learn_mass(d)
         return True
