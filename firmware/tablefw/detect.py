@@ -194,6 +194,7 @@ class Detector:
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
+        self._gap = array("b", [0] * (3 * n))  # ... which of them had no reading (repeated)
         self._base = array("i", [0] * n)  # raw readings of the armed state
         self._ring = array("i", [0] * _RING)  # plate total (g x100 over the base)
         self._ax = array("i", [0] * _RING)
@@ -345,7 +346,9 @@ class Detector:
         for i in range(n):
             v = cells[i]
             k = 3 * i
-            if v >= _WILD_HI or v <= _WILD_LO:  # missing, saturated or no HX711 value at all
+            gap = v >= _WILD_HI or v <= _WILD_LO
+            self._gap[k + mi] = 1 if gap and not fresh else 0
+            if gap:  # missing, saturated or no HX711 value at all
                 # No reading: repeat the previous one, unless it was a wild value (repeated,
                 # two alike would pass the median): then the median of the last three.
                 v = med[k + (mi + 2) % 3]
@@ -527,12 +530,30 @@ class Detector:
         med = self._med
         return median3(med[k], med[k + 1], med[k + 2])
 
+    def _between(self, k, mi):
+        """Halfway between a cell's readings before and after the previous one: what it read
+        then, had it read at all (a load on its way moves it a lot from sample to sample)."""
+        return (self._med[k + mi] + self._med[k + (mi + 2) % 3]) // 2
+
+    def _near(self, k, mi, i):
+        """Are a cell's readings before and after the previous one within half the spike limit
+        of each other (neither of them a wild value that halfway would carry: a bit error of
+        16 g passes the spike limit)?"""
+        d = 2 * (self._med[k + mi] - self._med[k + (mi + 2) % 3])
+        return -self._spike[i] <= d <= self._spike[i]
+
     def _reading(self, k, mi, i):
-        """The previous reading of a cell, unless it is a lone spike against its neighbours
-        (a wild value): then the median of the three. Linear otherwise, so the plate's
-        ringing keeps its shape for the resonance filter."""
+        """The previous reading of a cell (one missing: halfway between its neighbours),
+        unless it is a lone spike against its neighbours (a wild value): then the median of
+        the three. Linear otherwise, so the plate's ringing keeps its shape for the resonance
+        filter."""
         med = self._med
         b = med[k + (mi + 1) % 3]
+        if self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3] and self._near(k, mi, i):
+            # No reading then (the one before repeated): halfway between its neighbours. A
+            # load on its way (a hand pressing) moves the other cells meanwhile, and one cell
+            # held back is a step of the moments off the hand's line, a stick leaving.
+            b = self._between(k, mi)
         m = median3(med[k], med[k + 1], med[k + 2])
         lim = self._spike[i]
         if b - m > lim or m - b > lim:
