@@ -196,6 +196,7 @@ class Detector:
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
+        self._gap = array("b", [0] * (3 * n))  # ... which of them had no reading (repeated)
         self._base = array("i", [0] * n)  # raw readings of the armed state
         self._ring = array("i", [0] * _RING)  # plate total (g x100 over the base)
         self._ax = array("i", [0] * _RING)
@@ -277,6 +278,7 @@ class Detector:
         self._placed_n = 0
         self._placed_sum = 0
         self._last_place_t = -100000
+        self._let_t = -100000  # when the rest of the last stick arrived (its hand let go)
         self._last_fall_t = -100000
         self._last_loose = 0
         self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
@@ -346,7 +348,9 @@ class Detector:
         for i in range(n):
             v = cells[i]
             k = 3 * i
-            if v >= _WILD_HI or v <= _WILD_LO:  # missing, saturated or no HX711 value at all
+            gap = v >= _WILD_HI or v <= _WILD_LO
+            self._gap[k + mi] = 1 if gap and not fresh else 0
+            if gap:  # missing, saturated or no HX711 value at all
                 # No reading: repeat the previous one, unless it was a wild value (repeated,
                 # two alike would pass the median): then the median of the last three.
                 v = med[k + (mi + 2) % 3]
@@ -528,12 +532,30 @@ class Detector:
         med = self._med
         return median3(med[k], med[k + 1], med[k + 2])
 
+    def _between(self, k, mi):
+        """Halfway between a cell's readings before and after the previous one: what it read
+        then, had it read at all (a load on its way moves it a lot from sample to sample)."""
+        return (self._med[k + mi] + self._med[k + (mi + 2) % 3]) // 2
+
+    def _near(self, k, mi, i):
+        """Are a cell's readings before and after the previous one within half the spike limit
+        of each other (neither of them a wild value that halfway would carry: a bit error of
+        16 g passes the spike limit)?"""
+        d = 2 * (self._med[k + mi] - self._med[k + (mi + 2) % 3])
+        return -self._spike[i] <= d <= self._spike[i]
+
     def _reading(self, k, mi, i):
-        """The previous reading of a cell, unless it is a lone spike against its neighbours
-        (a wild value): then the median of the three. Linear otherwise, so the plate's
-        ringing keeps its shape for the resonance filter."""
+        """The previous reading of a cell (one missing: halfway between its neighbours),
+        unless it is a lone spike against its neighbours (a wild value): then the median of
+        the three. Linear otherwise, so the plate's ringing keeps its shape for the resonance
+        filter."""
         med = self._med
         b = med[k + (mi + 1) % 3]
+        if self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3] and self._near(k, mi, i):
+            # No reading then (the one before repeated): halfway between its neighbours. A
+            # load on its way (a hand pressing) moves the other cells meanwhile, and one cell
+            # held back is a step of the moments off the hand's line, a stick leaving.
+            b = self._between(k, mi)
         m = median3(med[k], med[k + 1], med[k + 2])
         lim = self._spike[i]
         if b - m > lim or m - b > lim:
@@ -589,6 +611,8 @@ class Detector:
             self._last_place_t = t - 60000
         if ticks_diff(t, self._last_fall_t) > 60000:
             self._last_fall_t = t - 60000
+        if ticks_diff(t, self._let_t) > 60000:
+            self._let_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > self._hush:
@@ -1045,8 +1069,10 @@ class Detector:
     def _same_hand(self, t):
         """A rise of a stick this soon after a placement is the hand that placed it pressing
         on (its press wanders by most of a stick), not a new stick: the next stick is fetched
-        and brought by a hand, which takes longer. (Held for _HOLD_MS, a level is taken.)"""
-        return ticks_diff(t, self._last_place_t) < _REST_MS
+        and brought by a hand, which takes longer. A stick placed while its hand still held
+        part of it was let go only when that rest arrived: the same from then. (Held for
+        _HOLD_MS, a level is taken.)"""
+        return ticks_diff(t, self._last_place_t) < _REST_MS or ticks_diff(t, self._let_t) < _REST_MS
 
     def _one_for_one(self, t):
         """Back where it was though a stick fell during the press: the hand placed one."""
@@ -1097,6 +1123,8 @@ class Detector:
             return False
         self._mass[n - 1] = whole
         self._sum += d
+        if d > self._band:
+            self._let_t = t  # (its hand let go of it only now)
         if self._placed_n:  # (the typical stick is learned from whole sticks too)
             self._learn_mass(d)
         return True

@@ -138,9 +138,38 @@ def fit(det, di):
     else:
         det._odd += 1
     if det._fits >= _CONFIRM:
+        first = not det._a2
         det._a1 = det._c1
         det._a2 = det._c2
+        if first:
+            refilter(det)
         period(det)
+
+
+def refilter(det):
+    """The filter runs from now on: the values its boxcar averages were the raw ones so far
+    (unfiltered, the ringing in them whole). Refiltered from those raw values, as if it had
+    run all along: else, for the boxcar's length, it averages raw ringing with nulled values,
+    and a few samples of that can hold still below the level (a stick's weight gone)."""
+    a1 = det._a1
+    a2 = det._a2
+    den = _Q - a1 - a2
+    uh = det._uh
+    si = det._si
+    n = det._bn
+    for c in range(3):
+        b = c * _UH
+        t = 0
+        # (newest first: each value needs the two raw ones before it, not yet refiltered)
+        for j in range(1, _UH - 1):
+            y = uh[b + ((si - j) & _UMASK)]
+            y1 = uh[b + ((si - j - 1) & _UMASK)]
+            y2 = uh[b + ((si - j - 2) & _UMASK)]
+            u = (_Q * y - a1 * y1 - a2 * y2) // den
+            uh[b + ((si - j) & _UMASK)] = u
+            if j <= n:
+                t += u
+        det._ch[c * _CH + 2] = t
 
 
 def raw_jump(det, n):

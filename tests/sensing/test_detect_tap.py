@@ -35,7 +35,9 @@ def test_a_tapped_plate_nulls_its_ringing_from_the_first_event():
     ring = tapped(SEED, SCENARIO_PHYSICS[SLOW_PLATE], sc.meta)
     untapped = evaluate(sc.truth, run_detector(sc.meta, sc.samples))
     with_tap = evaluate(sc.truth, run_detector(dict(sc.meta, ring=ring), sc.samples))
-    assert len(untapped.misses) >= 3  # the plate's ringing unlearned: slow hands' sticks missed
+    # (the plate's ringing unlearned: slow hands' sticks were missed, 3 or more; since a
+    # missing reading is taken halfway, only a touch is)
+    assert len(untapped.misses) >= 1
     assert with_tap.misses == []
 
 
