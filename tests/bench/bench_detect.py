@@ -156,6 +156,8 @@ def cell(name, value) -> str:
         text = f"{value[0]}/{value[1]}"
     elif isinstance(value, float) and "p95" not in name:
         text = f"{value:.1f}" if value < 99.95 or value == 100.0 else f"{value:.2f}"
+        if met(name, value) is False and float(text) >= TARGETS[name][1]:
+            text = f"{value:.2f}"  # (99.78 is not met: "99.8*" would read as if it were)
     else:
         text = f"{value:.0f}" if isinstance(value, float) else str(value)
     return text + ("" if met(name, value) is not False else "*")
