@@ -137,7 +137,6 @@ _WHOLE_LO_PCT = const(85)  # a stick weighed in two parts adds up to this ...
 _WHOLE_HI_PCT = const(120)
 _QUICK_DROP_PCT = const(60)  # a lower level held _QUICK samples: a fall
 _RING_MIN_PCT = const(15)  # ringing this big is worth fitting
-_NO_REST = const(-536870912)  # (no still raw window)
 
 
 class Detector:
@@ -984,11 +983,11 @@ class Detector:
             elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
                 # (what the ringing filter leaves after a brisk release is looser)
                 self._resting(t, self._avg(self._ring, _QUICK) - self._level)
-            elif ringing and self._raw_rest() != _NO_REST:
+            elif ringing and self._raw_resting(t):
                 # A ringing learned from a hand's tremor (the fit cannot tell it from the
                 # plate's) smears a short rest on a plate that hardly rings; the raw total,
                 # still within a band, shows it (a plate that rings is not still raw).
-                self._resting(t, self._raw_rest())
+                pass
             else:
                 self._pl_run = 0
                 if self._pl_on and dev > self._pl_level + s // 2:
@@ -1016,9 +1015,9 @@ class Detector:
             if d > self._hand:
                 self._pl_on = False  # a hand again
 
-    def _raw_rest(self):
-        """The raw total's last _QUICK values (before the ringing filter) over the level,
-        averaged, if they held within a band; else _NO_REST."""
+    def _raw_resting(self, t):
+        """If the raw total's last _QUICK values (before the ringing filter) held within a
+        band, their average over the level is judged as a still window (_resting): True."""
         dr = self._dr
         v = 0
         lo = 0
@@ -1032,8 +1031,9 @@ class Detector:
             elif v > hi:
                 hi = v
         if hi - lo > self._band:
-            return _NO_REST
-        return self._ch[0] + s // _QUICK - self._level
+            return False
+        self._resting(t, self._ch[0] + s // _QUICK - self._level)
+        return True
 
     def _settled(self, t, d, mx, my):
         """A stable window: compare it with the last stable state."""
