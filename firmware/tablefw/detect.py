@@ -32,11 +32,9 @@
 #   ringing to learn), each stick as 60 % of its weight has gone, going one way (a ringing's
 #   leftover swings above the level too; after a knock, or a kick the base hardly felt, a drop
 #   must hold half a period, counted through the knock's hush, and the load before the boxcar
-#   must still show it, or every total of 200 ms must have stayed below the level: a knock's
-#   ringing unlike the learned one is not nulled, but it swings above its centre within that);
-#   the count is settled at the final level, and a further drop soon after with no hand (a
-#   fall's tail, or what a ringing hid) is counted on the whole drop less what was reported:
-#   a partial drop is never an extra stick.
+#   must still show it); the count is settled at the final level, and a further drop soon
+#   after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop less
+#   what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
@@ -100,7 +98,6 @@ _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand i
 _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
-_KNOCK_HELD = const(16)  # after a knock, totals all below the level this long: a fall (200 ms)
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
@@ -723,15 +720,7 @@ class Detector:
             # before the boxcar shows it gone again; the kick's own swing above the level
             # (which the hold and that cover) need not hold the onset back the full window.
             hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
-            gone = self._gone(level, drop)
-            # A knock's ringing the filter does not null (one unlike the ringing it learned)
-            # keeps the load before the boxcar swinging for a second. When every total of the
-            # last _KNOCK_HELD stayed below the level (a ringing swings above its centre within
-            # that), a weight has gone: as much as their average, two periods of a ringing.
-            if self._nring >= _KNOCK_HELD and self._highest(_KNOCK_HELD) < level:
-                held = level - self._avg(self._ring, _KNOCK_HELD)
-                gone = gone if gone > held else held
-            drop = gone
+            drop = self._gone(level, drop)
             back = hold
         short = self._short(t)
         if short:
@@ -795,21 +784,17 @@ class Detector:
                 drop = now
         return drop
 
-    def _highest(self, count):
-        """The highest of the last `count` totals."""
-        ring = self._ring
-        j = (self._ri - 1) & _RMASK
-        hi = ring[j]
-        for _ in range(count - 1):
-            j = (j - 1) & _RMASK
-            if ring[j] > hi:
-                hi = ring[j]
-        return hi
-
     def _above(self, level, count):
         """How far the last `count` totals went above `level` (0 if none did)."""
-        hi = self._highest(count) - level
-        return hi if hi > 0 else 0
+        ring = self._ring
+        j = self._ri
+        hi = 0
+        for _ in range(count):
+            j = (j - 1) & _RMASK
+            v = ring[j] - level
+            if v > hi:
+                hi = v
+        return hi
 
     def _learn_noise(self, spread, rate):
         spread *= 16
