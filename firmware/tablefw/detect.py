@@ -649,7 +649,8 @@ class Detector:
         # tower (often the one that fell) jolts the base without ringing the plate.
         knocked = ticks_diff(t, self._knock_t)
         if self._ep and knocked > _KNOCK_RING_MS and shaken > _SHAKE_MS and not self._ep_fell:
-            if self._press.feed(dev, mx - self._mx, my - self._my) and self._base_level():
+            span = self._bn + 2 if self._a2 else 0  # (a wild reading's pulse, averaged)
+            if self._press.feed(dev, mx - self._mx, my - self._my, span) and self._base_level():
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1
                 self._emit(FELL, t, 1, self._mean)

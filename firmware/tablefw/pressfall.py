@@ -29,6 +29,7 @@ _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
+_JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
 
 
 class PressWatch:
@@ -62,6 +63,7 @@ class PressWatch:
         self._trusted = False  # the spot's first fit is done
         self._odd = 0  # samples in a row left out of the fit as far off the spot so far
         self._prev = 0  # dt of the sample before
+        self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
         self._rx = 0  # the residual of the sample before
         self._ry = 0
         self._sx = 0  # the residual averaged over the last few samples
@@ -70,9 +72,11 @@ class PressWatch:
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._lost = False  # the line fitted is not this hand's
 
-    def feed(self, dt100, dx, dy):
+    def feed(self, dt100, dx, dy, span=0):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
-        since the last stable state. True once a stick has left from off the hand's spot."""
+        since the last stable state. True once a stick has left from off the hand's spot.
+        `span`: samples one wild reading stays in the values (the ringing's inverse filter and
+        its average), 0 if they are not filtered."""
         if self._lost:
             return False
         dt = max(-_LIM_T, min(_LIM_T, (dt100 - self._ot) // 50))
@@ -86,6 +90,7 @@ class PressWatch:
             self._wait -= 1  # repeated: the residual means nothing for a while
             self._run = 0
             self._low = 0
+            self._cont = False
             return False
         sxx = self._sxx
         r = 0
@@ -99,8 +104,21 @@ class PressWatch:
             ry = dy - hy * dt // 16
             r = abs(rx) + abs(ry)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
+            jump = span and self._trusted and self._cont and moved > _JUMP_X * self._off
             self._rx = rx
             self._ry = ry
+            self._cont = True
+            if jump:
+                # One reading gone wild (a bit error under the spike limit, a missing one
+                # guessed halfway through a fast ringing swing): the ringing's inverse filter
+                # turns it into a pulse, far faster than any load the smoothing lets through,
+                # and its average then holds what the pulse leaves for its whole length, off
+                # the line, like a stick gone. Nothing is judged until it has passed.
+                self._wait = span
+                self._run = 0
+                self._low = 0
+                self._cont = False
+                return False
             # The residual's running average over a few samples (a fast ringing's period):
             # how far that moved this sample.
             ex = (rx - self._sx) >> _EVEN

@@ -109,3 +109,41 @@ def test_a_residual_that_keeps_growing_is_no_stick():
         return 0.0, 160.0 * (n - 40)
 
     assert not _press_with_residual(PressWatch(int(STICK_G * 100)), run_out)
+
+
+# One wild reading through a ringing's inverse filter (taps of a plate ringing ~10 samples a
+# period, lightly damped) and its average over one period (11 samples): what it adds to the
+# filtered values, sample by sample, as a share of the reading's error.
+_BOXCAR = 11
+_TAPS = (4.27, -7.38, 4.12)  # (they sum to 1: the filter's unit gain for a steady load)
+_WILD = [sum(_TAPS[max(0, n - _BOXCAR + 1) : n + 1]) / _BOXCAR for n in range(_BOXCAR + 2)]
+
+
+def _press_with_wild_reading(watch, span, stick_at=None):
+    """A hand pressing at (30, -10) mm; at sample 40 one reading of the cell at (-70, 70) mm
+    is 20 g off (a bit error under the spike limit), as the ringing filter passes it on; from
+    `stick_at` a stick at (-25, 20) mm leaves over 5 samples. First sample fired at, or None."""
+    for n in range(90):
+        force = 40.0 + 20.0 * math.sin(n / 7.0)
+        k = _WILD[n - 40] * 20.0 if 0 <= n - 40 < len(_WILD) else 0.0
+        gone = 0.0 if stick_at is None else min(1.0, max(0.0, (n - stick_at) / 5.0)) * STICK_G
+        dt = force + k - gone
+        dx = force * 30.0 - 70.0 * k + 25.0 * gone
+        dy = force * -10.0 + 70.0 * k - 20.0 * gone
+        if watch.feed(int(dt * 100), int(dx), int(dy), span):
+            return n
+    return None
+
+
+def test_a_wild_reading_through_the_ringing_filter_is_no_stick_leaving():
+    # Independent tower (tuning seeds 1008 and 1010, 3 turns): a bit error, or a missing
+    # reading guessed halfway through a fast ringing swing, became a pulse through the
+    # inverse filter, and the period's average then held 1/11 of it off the hand's line for
+    # 11 samples, still, like a stick gone: "fell 1" (and "placed 1" as the hand left).
+    assert _press_with_wild_reading(PressWatch(int(STICK_G * 100)), 0) is not None  # (unfiltered)
+    assert _press_with_wild_reading(PressWatch(int(STICK_G * 100)), _BOXCAR + 2) is None
+
+
+def test_a_stick_leaving_after_a_wild_reading_is_still_seen():
+    at = _press_with_wild_reading(PressWatch(int(STICK_G * 100)), _BOXCAR + 2, stick_at=60)
+    assert at is not None and 60 < at <= 70, at
