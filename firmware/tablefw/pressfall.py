@@ -8,7 +8,9 @@
 # over the samples pressed by at least one stick) and reports a residual moment that stays
 # off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
 # own noise ("stays": it holds within that noise, or, jittered by the plate's ringing the
-# stick's leaving set off, its average over a period of the ringing holds). A smaller
+# stick's leaving set off, its average over a period of the ringing holds; one that jumps
+# faster than any load passes the ringing filter is a reading gone wild, and nothing is
+# judged until the filter's average has let it go). A smaller
 # residual that holds (a stick nearer the hand's spot) is only a maybe: detect.py decides
 # from the moments once the hand has gone. Within one episode a stick that has
 # come to rest alone is the new origin (rebase); a residual farther off than any two loads on
