@@ -59,8 +59,15 @@ def period(det):
     if n == det._bn:
         return
     det._bn = n
+    _resum(det)
+
+
+def _resum(det):
+    """The boxcar's running sums, recomputed from the values it averages (after its length or
+    those values changed)."""
     uh = det._uh
     si = det._si
+    n = det._bn
     for c in range(3):
         b = c * _UH
         t = 0
@@ -156,20 +163,15 @@ def refilter(det):
     den = _Q - a1 - a2
     uh = det._uh
     si = det._si
-    n = det._bn
     for c in range(3):
         b = c * _UH
-        t = 0
         # (newest first: each value needs the two raw ones before it, not yet refiltered)
         for j in range(1, _UH - 1):
             y = uh[b + ((si - j) & _UMASK)]
             y1 = uh[b + ((si - j - 1) & _UMASK)]
             y2 = uh[b + ((si - j - 2) & _UMASK)]
-            u = (_Q * y - a1 * y1 - a2 * y2) // den
-            uh[b + ((si - j) & _UMASK)] = u
-            if j <= n:
-                t += u
-        det._ch[c * _CH + 2] = t
+            uh[b + ((si - j) & _UMASK)] = (_Q * y - a1 * y1 - a2 * y2) // den
+    _resum(det)
 
 
 def raw_jump(det, n):
