@@ -34,9 +34,13 @@ $(CHROMIUM):
 $(MOSQUITTO):
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto
 
-# Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py).
+# Every test, the lint and the firmware type-check included (tests/hardware/test_lint.py),
+# on TEST_JOBS processes (pytest-xdist): many tests wait on real programs (a daemon, a board
+# under MicroPython, a browser, a broker), so two workers keep both cores busy. TEST_JOBS=0
+# runs them in this process (for a debugger or -s).
+TEST_JOBS ?= 2
 test: $(STAMP) $(STUBS) $(CHROMIUM) $(MOSQUITTO)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) tests
 
 # The README's pictures of the web console, taken by its browser tests.
 screenshots: $(STAMP) $(CHROMIUM)
