@@ -115,7 +115,7 @@ def test_a_residual_that_keeps_growing_is_no_stick():
 # period, lightly damped) and its average over one period (11 samples): what it adds to the
 # filtered values, sample by sample, as a share of the reading's error.
 _BOXCAR = 11
-_TAPS = (4.27, -7.38, 4.12)  # (they sum to 1: the filter's unit gain for a steady load)
+_TAPS = (4.26, -7.38, 4.12)  # (they sum to 1: the filter's unit gain for a steady load)
 _WILD = [sum(_TAPS[max(0, n - _BOXCAR + 1) : n + 1]) / _BOXCAR for n in range(_BOXCAR + 2)]
 
 
