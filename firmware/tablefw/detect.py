@@ -271,6 +271,8 @@ class Detector:
         self._level = 0
         self._mx = 0
         self._my = 0
+        self._wx = 0  # the moments averaged over the level's last window (see _keep_window)
+        self._wy = 0
         self._nsticks = 0
         self._sum = 0
         self._mean = self._stick
@@ -672,6 +674,7 @@ class Detector:
             self._one_for_one(t)
             self._mx = mx
             self._my = my
+            self._keep_window()
             return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -890,6 +893,7 @@ class Detector:
         self._level = self._avg(self._ring, _WIN)
         self._mx = self._momx
         self._my = self._momy
+        self._keep_window()
         self._rx = self._avg(self._ax, _WIN)
         self._ry = self._avg(self._ay, _WIN)
         self._rz = self._avg(self._az, _WIN)
@@ -1047,6 +1051,7 @@ class Detector:
                     self._level -= 1
             self._mx = mx
             self._my = my
+            self._keep_window()
             return
         if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
@@ -1143,7 +1148,15 @@ class Detector:
         self._level += d
         self._mx = mx
         self._my = my
+        self._keep_window()
         self._ep_reset()
+
+    def _keep_window(self):
+        """The moments at the level, averaged over the last window, for _swapped: one sample of
+        a noisy plate's moments strays by most of a stick at _SHIFT_MM, and a touch's end,
+        compared sample to sample, looked like a stick swapped."""
+        self._wx = self._avg(self._mxr, _WIN)
+        self._wy = self._avg(self._myr, _WIN)
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
@@ -1178,8 +1191,8 @@ class Detector:
         table leant on moves them too); after a touch they come back."""
         if self._ep_touch or self._ep_fell or not self._press.maybe or not self._base_level():
             return False
-        dx = self._momx - self._mx
-        dy = self._momy - self._my
+        dx = self._avg(self._mxr, _WIN) - self._wx  # (called on a stable window)
+        dy = self._avg(self._myr, _WIN) - self._wy
         shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
         return shift * 100 >= self._stick * _SHIFT_MM and shift * _PRESS_LEFT >= self._ep_peak
 
