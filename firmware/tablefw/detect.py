@@ -73,7 +73,7 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
-from tablefw.settle import SlowRing, fall_rest, place_through_ring, tail_of
+from tablefw.settle import SlowRing, fall_rest, loose_rest, place_through_ring, tail_of
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -970,7 +970,7 @@ class Detector:
                 or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
             ):
                 self._pl_on = False  # a shaking plate (or one a knock rings) shows no resting stick
-            elif self._spread(_QUICK) <= (self._band * _LOOSE_X if ringing else self._band):
+            elif self._spread(_QUICK) <= self._band or (ringing and loose_rest(self)):
                 # (what the ringing filter leaves after a brisk release is looser)
                 self._resting(t, self._avg(self._ring, _QUICK) - self._level)
             elif ringing and self._raw_resting(t):

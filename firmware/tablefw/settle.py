@@ -32,6 +32,18 @@ def fall_rest(det, t):
     return det._fall_drop < det._fall_n * det._mean
 
 
+def loose_rest(det):
+    """Can a window that holds only loosely (within a few bands: what the ringing filter
+    leaves after a brisk release) show a stick resting alone? Not when its second half stands
+    1.5 bands off its first: that is a hand easing off, passing through one stick's level on
+    its way down, and its "rest" would be a stick let go that fell at once."""
+    band = det._band
+    if det._spread(_QUICK) > band * _LOOSE_X:
+        return False
+    m = 2 * (det._avg(det._ring, 2) - det._avg(det._ring, 2, 2))
+    return -3 * band <= m <= 3 * band
+
+
 def place_through_ring(det, t, level):
     """A hand pressed a stick on and has gone: the level, averaged over the last two windows,
     is one stick up and steady, not on its way anywhere, though what the ringing filter leaves
