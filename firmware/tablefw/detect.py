@@ -14,14 +14,16 @@
 #   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
 #   once (its weight leaving within _LEAVE_MS) is a placement and a fall (its rest is looked
-#   for on the raw total too: a ringing learned from a hand's tremor smears a short one).
+#   for on the raw total too: a ringing learned from a hand's tremor smears a short one; a rest
+#   holds, where a hand easing off slides through one stick's level).
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick. One nearer the hand's spot, seen only
-#   maybe, is told once the hand has gone: back at the old level, the moments stay moved (a
-#   stick on here, another off there); after a touch they come back. Once a stick was seen
-#   leaving, a level back where it was is told as a placement at once, through the ringing (a
-#   stick falling just after is a fall of its own); one down by just the sticks told, a touch.
+#   maybe, is told once the hand has gone: back at the old level, the moments (a window's
+#   average, against the level's) stay moved (a stick on here, another off there); after a
+#   touch they come back. Once a stick was seen leaving, a level back where it was is told as
+#   a placement at once, through the ringing (a stick falling just after is a fall of its
+#   own); one down by just the sticks told, a touch.
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
