@@ -742,6 +742,11 @@ class Detector:
         if k <= self._fk or (not self._fk and self._above(level, back) > self._band):
             self._fk_run = 0
             return
+        if not self._a2 and 2 * self._dr[(self._di - 1) & _RMASK] > unit:
+            # A weight leaving goes one way: the raw total rising by over a stick in one
+            # sample is a plate whose ringing is not learned yet swinging back (a knock).
+            self._fk_run = 0
+            return
         self._fk_run += 1
         if pre and self._fk_run >= hold:
             self._fk_run = hold - 1  # (in a knock's hush: held, told once the hush ends)
