@@ -136,21 +136,16 @@ def _solve(det, di, smooth):
     s11 = p0 - d0 * d0 + w0 * w0
     s22 = s11 - d1 * d1 + w1 * w1
     s12 = s01 - d0 * d1 + w0 * w1
-    if det._bn > _SMOOTH:
-        # A slow plate's pole sits close to 1, where the cells' white noise pulls the fit
-        # to a slower, more damped ringing than the plate's: taken out (var in d[n]^2, -var/2
-        # in d[n]d[n-1]; after the 1-2-1 smoothing var, var/4 and -var/2 two apart).
-        if smooth:
-            q = det._sq
-            s12 -= q >> 2
-            s01 -= q >> 2
-            s02 += q >> 1
-        else:
-            q = det._pq
-            s12 += q >> 1
-            s01 += q >> 1
+    if det._bn > _SMOOTH and not smooth:
+        # A slow plate's pole sits close to 1, where the cells' white noise (var in
+        # d[n]^2, -var/2 in d[n]d[n-1]) pulls the fit to a slower, more damped ringing
+        # than the plate's: taken out. (Smoothed, what is left of it biases the fit little,
+        # and taking it out as white pulled a plate's damping to a third of the true.)
+        q = det._pq
         s11 -= q
         s22 -= q
+        s12 += q >> 1
+        s01 += q >> 1
     while p0 > 16383 or s11 > 16383 or s22 > 16383:  # products stay below 2**30
         p0 >>= 1
         h0 >>= 1
