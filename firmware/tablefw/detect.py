@@ -41,7 +41,9 @@
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
-#   ringing it sees (a second-order linear prediction fitted on the sample differences) and nulls
+#   ringing it sees (a second-order linear prediction fitted on the sample differences, while
+#   it swings about its level also on the same smoothed 1-2-1, which the cells' noise biases
+#   less: a slow plate's first free ringing; a hand's tremor rides off the level) and nulls
 #   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
 #   (10+ samples a period), over one period: there noise biases the fitted damping and the
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
@@ -73,7 +75,7 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed
+from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed, track
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import SlowRing, fall_rest, loose_rest, place_through_ring, tail_of
 
@@ -226,6 +228,16 @@ class Detector:
         self._p2 = 0
         self._h0 = 0  # sum of d[n]*d[n] over the newer half of the window
         self._pq = 0  # the cells' noise in _p0: its floor (falls at once, rises slowly)
+        # The same over the differences smoothed 1-2-1 (_sr): fitted on while the plate swings
+        # about its level (tablefw/ringfit.py fit).
+        self._sr = array("i", [0] * _RING)
+        self._s0 = 0
+        self._s1 = 0
+        self._s2 = 0
+        self._g0 = 0
+        self._sq = 0
+        self._fa1 = 0  # the last fit's coefficients
+        self._fa2 = 0
         self._si = 0  # where the next filtered value goes in each channel's history
         self._kick = False  # the total's last two filtered values were a kick's pulse
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
@@ -419,23 +431,8 @@ class Detector:
         y = _clamp(y, _CLAMP_TOTAL)
         if self._seen <= 3:
             return self._inverse(0, y)
-        d = _clamp((y - self._ch[0]) >> 1, _D_CLAMP)
-        dr = self._dr
         di = self._di
-        d1 = dr[(di - 1) & _RMASK]
-        d2 = dr[(di - 2) & _RMASK]
-        o = dr[(di - _RW) & _RMASK]
-        h = dr[(di - _RW // 2) & _RMASK]
-        self._p0 += d * d - o * o
-        self._p1 += d * d1 - o * dr[(di - _RW - 1) & _RMASK]
-        self._p2 += d * d2 - o * dr[(di - _RW - 2) & _RMASK]
-        self._h0 += d * d - h * h
-        dr[di] = d
-        self._di = (di + 1) & _RMASK
-        if self._p0 < self._pq or self._seen < 3 * _RW:
-            self._pq = self._p0
-        else:
-            self._pq += (self._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
+        track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
                 fit(self, di)

@@ -1,5 +1,6 @@
 # The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
-# linear prediction fitted on the sample differences, and the period of a slow ringing, which
+# linear prediction fitted on the sample differences (or, while the plate swings about its
+# level, the same smoothed 1-2-1: see fit), and the period of a slow ringing, which
 # the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead).
 # Functions on the Detector's own state (kept apart so that compiling detect.py from source
 # fits a small heap); called from Detector.feed, so integers only and no allocation.
@@ -76,27 +77,70 @@ def _resum(det):
         det._ch[c * _CH + 2] = t
 
 
-def fit(det, di):
-    """Fit d[n] = a1 d[n-1] + a2 d[n-2] to the window's differences (least squares); keep
-    it if it predicts well, is a damped oscillation and decays as fast as the window's
-    energy does (a hand's tremor does not), blended into what was learned."""
+def track(det, d):
+    """The newest difference d into the fit's windows: the plain differences (_dr) and the
+    same smoothed 1-2-1 (_sr), each with the running sums of its window and its noise floor."""
+    di = det._di
     dr = det._dr
+    sr = det._sr
+    v = (d + 2 * dr[(di - 1) & _RMASK] + dr[(di - 2) & _RMASK]) >> 2
+    dr[di] = d
+    sr[di] = v
+    o = (di - _RW) & _RMASK
+    o1 = (o - 1) & _RMASK
+    o2 = (o - 2) & _RMASK
+    h = (di - _RW // 2) & _RMASK
+    i1 = (di - 1) & _RMASK
+    i2 = (di - 2) & _RMASK
+    det._p0 += d * d - dr[o] * dr[o]
+    det._p1 += d * dr[i1] - dr[o] * dr[o1]
+    det._p2 += d * dr[i2] - dr[o] * dr[o2]
+    det._h0 += d * d - dr[h] * dr[h]
+    det._s0 += v * v - sr[o] * sr[o]
+    det._s1 += v * sr[i1] - sr[o] * sr[o1]
+    det._s2 += v * sr[i2] - sr[o] * sr[o2]
+    det._g0 += v * v - sr[h] * sr[h]
+    det._di = (di + 1) & _RMASK
+    if det._p0 < det._pq or det._seen < 3 * _RW:
+        det._pq = det._p0
+    else:
+        det._pq += (det._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
+    if det._s0 < det._sq or det._seen < 3 * _RW:
+        det._sq = det._s0
+    else:
+        det._sq += (det._sq >> 10) + 1
+
+
+def _free(det):
+    """Does the plate swing about its level (the nulled total's mean over the fit's window
+    within a departure of it)? Always before the first baseline (a calibration's tap)."""
+    if not det._armed:
+        return True
+    d = det._avg(det._ring, _RW) - det._level
+    return -det._exc < d < det._exc
+
+
+def _solve(det, di, smooth):
+    """Least squares d[n] = a1 d[n-1] + a2 d[n-2] over the window (into det._fa1, _fa2): True
+    if the fit is a damped oscillation that predicts the window well and decays as it does."""
+    dr = det._sr if smooth else det._dr
     d0 = dr[di]
     d1 = dr[(di - 1) & _RMASK]
     w0 = dr[(di - _RW) & _RMASK]
     w1 = dr[(di - _RW - 1) & _RMASK]
+    p0 = det._s0 if smooth else det._p0
+    s01 = det._s1 if smooth else det._p1
+    s02 = det._s2 if smooth else det._p2
+    h0 = det._g0 if smooth else det._h0
     # Sums over the window of d[n-1]^2, d[n-2]^2, d[n-1]d[n-2] from the running ones.
-    s11 = det._p0 - d0 * d0 + w0 * w0
+    s11 = p0 - d0 * d0 + w0 * w0
     s22 = s11 - d1 * d1 + w1 * w1
-    s12 = det._p1 - d0 * d1 + w0 * w1
-    s01 = det._p1
-    s02 = det._p2
-    p0 = det._p0
-    h0 = det._h0
-    if det._bn > _SMOOTH:
+    s12 = s01 - d0 * d1 + w0 * w1
+    if det._bn > _SMOOTH and not smooth:
         # A slow plate's pole sits close to 1, where the cells' white noise (var in
         # d[n]^2, -var/2 in d[n]d[n-1]) pulls the fit to a slower, more damped ringing
-        # than the plate's: taken out.
+        # than the plate's: taken out. (Smoothed, what is left of it biases the fit little,
+        # and taking it out as white pulled a plate's damping to a third of the true.)
         q = det._pq
         s11 -= q
         s22 -= q
@@ -112,21 +156,46 @@ def fit(det, di):
         s02 >>= 1
     den = (s11 * s22 - s12 * s12) >> 8
     if den <= 0:
-        return
+        return False
     a1 = (s01 * s22 - s02 * s12) // den
     a2 = (s11 * s02 - s12 * s01) // den
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
-        return
+        return False
     rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
     if rest * 8 >= p0:
-        return
+        return False
     # Energy of the newer half against the older: a free ring decays by r^2 per sample.
     q = _Q
     for _ in range(_RW // 2):
         q = q * -a2 >> 8
     older = p0 - h0
     if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
-        return
+        return False
+    det._fa1 = a1
+    det._fa2 = a2
+    return True
+
+
+def fit(det, di):
+    """Fit the ringing to the window's differences; keep it if it predicts well, is a damped
+    oscillation and decays as fast as the window's energy does, blended into what was learned.
+    The cells' white noise, strongest at high frequency, biases a fit on the plain differences
+    of a slow, lightly damped plate to far heavier damping (r^2 ~0.8 for 0.99), and the decay
+    check then refuses it: smoothed 1-2-1 it fits true. But smoothed, a hand's tremor passes
+    for such a ringing too, and the plain fit's bias is what keeps it out; the tremor rides on
+    the hand's press, off the level. So the smoothed fit runs only while the plate swings about
+    its level: first once a slow ringing is learned, else where the plain fit failed, kept if
+    slow (a fast one the plain fit sees well)."""
+    free = _free(det)
+    if not (free and det._bn > _SMOOTH and _solve(det, di, True)):
+        if not _solve(det, di, False):
+            if not (free and _solve(det, di, True)):
+                return
+            a1 = det._fa1
+            if a1 <= 0 or a1 * a1 // -det._fa2 < det._cos2[0]:  # (cos^2 as in period())
+                return
+    a1 = det._fa1
+    a2 = det._fa2
     # A plate rings the same way every time: a fit that agrees with the candidate
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
     c1 = det._c1
