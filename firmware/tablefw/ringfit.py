@@ -176,6 +176,13 @@ def _solve(det, di, smooth):
     return True
 
 
+def _slow(det):
+    """Is the fit just solved a slow ringing (as long a period as period() lengthens the
+    boxcar for)?"""
+    a1 = det._fa1
+    return a1 > 0 and a1 * a1 // -det._fa2 >= det._cos2[0]
+
+
 def fit(det, di):
     """Fit the ringing to the window's differences; keep it if it predicts well, is a damped
     oscillation and decays as fast as the window's energy does, blended into what was learned.
@@ -187,13 +194,12 @@ def fit(det, di):
     its level: first once a slow ringing is learned, else where the plain fit failed, kept if
     slow (a fast one the plain fit sees well)."""
     free = _free(det)
-    if not (free and det._bn > _SMOOTH and _solve(det, di, True)):
-        if not _solve(det, di, False):
-            if not (free and _solve(det, di, True)):
-                return
-            a1 = det._fa1
-            if a1 <= 0 or a1 * a1 // -det._fa2 < det._cos2[0]:  # (cos^2 as in period())
-                return
+    if free and det._bn > _SMOOTH and _solve(det, di, True):
+        pass  # (a slow ringing learned: the smoothed fit first)
+    elif _solve(det, di, False):
+        pass
+    elif not (free and _solve(det, di, True) and _slow(det)):
+        return
     a1 = det._fa1
     a2 = det._fa2
     # A plate rings the same way every time: a fit that agrees with the candidate
