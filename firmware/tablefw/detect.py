@@ -285,7 +285,7 @@ class Detector:
         self._level = 0
         self._mx = 0
         self._my = 0
-        self._wx = 0  # the moments averaged over the level's last window (see _keep_window)
+        self._wx = 0  # the moments averaged over the level's last window (see _keep_moments)
         self._wy = 0
         self._nsticks = 0
         self._sum = 0
@@ -671,9 +671,7 @@ class Detector:
         if calm and self._ep_fell and self._back_after_fell(level):
             self._fk = 0  # (told at once: a new fall counts afresh)
             self._one_for_one(t)
-            self._mx = mx
-            self._my = my
-            self._keep_window()
+            self._keep_moments(mx, my)
             return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -895,9 +893,7 @@ class Detector:
                 self._place_standing(g * 10 if isinstance(g, int) and g > 0 else self._stick)
         self._armed = True
         self._level = self._avg(self._ring, _WIN)
-        self._mx = self._momx
-        self._my = self._momy
-        self._keep_window()
+        self._keep_moments(self._momx, self._momy)
         self._rx = self._avg(self._ax, _WIN)
         self._ry = self._avg(self._ay, _WIN)
         self._rz = self._avg(self._az, _WIN)
@@ -1053,9 +1049,7 @@ class Detector:
                     self._level += 1
                 elif d < 0:
                     self._level -= 1
-            self._mx = mx
-            self._my = my
-            self._keep_window()
+            self._keep_moments(mx, my)
             return
         if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
@@ -1150,15 +1144,16 @@ class Detector:
 
     def _commit(self, d, mx, my):
         self._level += d
-        self._mx = mx
-        self._my = my
-        self._keep_window()
+        self._keep_moments(mx, my)
         self._ep_reset()
 
-    def _keep_window(self):
-        """The moments at the level, averaged over the last window, for _swapped: one sample of
-        a noisy plate's moments strays by most of a stick at _SHIFT_MM, and a touch's end,
-        compared sample to sample, looked like a stick swapped."""
+    def _keep_moments(self, mx, my):
+        """The moments at the level: this sample's (the press watch's origin), and averaged over
+        the last window (_swapped's: one sample of a noisy plate's moments strays by most of a
+        stick at _SHIFT_MM, and a touch's end, compared sample to sample, looked like a stick
+        swapped)."""
+        self._mx = mx
+        self._my = my
         self._wx = self._avg(self._mxr, _WIN)
         self._wy = self._avg(self._myr, _WIN)
 
