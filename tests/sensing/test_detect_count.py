@@ -1,20 +1,16 @@
 """Falls counted from the sticks weighed on the tower (tablefw/count.py), on towers of the
 physics sweep (tuning games of sim/regimes.py)."""
 
+from tuning_games import samples_between, tuning_game
+
 from sticktable.sim.detection import run_detector
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 
 
 def _events(regime, seed, start, end):
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=REGIMES[regime][1], lively=1.5)
+    game = tuning_game(regime, seed)
     truth = [e for e in game.truth_events() if start <= e["t_ms"] <= end]
-    samples = []
-    for s in game.samples():
-        if s.t_ms > end:
-            break
-        samples.append(s)
-    return truth, [e for e in run_detector(game.meta, samples) if start <= e["t_ms"] <= end]
+    found = run_detector(game.meta, samples_between(game, 0, end))
+    return truth, [e for e in found if start <= e["t_ms"] <= end]
 
 
 def test_a_whole_tower_falling_is_counted_from_its_weighed_sticks():

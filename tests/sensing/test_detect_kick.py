@@ -6,13 +6,10 @@ boxcar spreads over its length: before the fix the onset rule reported it as a s
 the drop could explain) holds the onset longer and asks the newest load, before the boxcar,
 to show the weight still gone."""
 
-import itertools
-
 import pytest
+from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 from sticktable.sim.scenarios import scenario
 
 
@@ -30,9 +27,9 @@ def test_a_knock_before_the_plate_has_rung_freely_is_no_fall():
     # 26 g, down for two samples and then back up by 19 g in one: "fell 2". A weight leaving
     # goes one way; until the ringing is learned, the raw total rising by over a stick in one
     # sample holds the onset back.
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1008, physics=REGIMES["noisy"][1], lively=1.5)
+    game = tuning_game("noisy", 1008)
     knock = [e["t_ms"] for e in game.truth_events() if e["kind"] == "knock"][0]
     assert 7400 < knock < 7500
     assert not any(e["kind"] == "fell" and e["t_ms"] < 8000 for e in game.truth_events())
-    samples = list(itertools.takewhile(lambda s: s.t_ms < 8000, game.samples()))
+    samples = samples_between(game, 0, 8000)
     assert [e for e in run_detector(game.meta, samples) if e["kind"] == "fell"] == []

@@ -1,11 +1,9 @@
 """A fall's onset is not held back by the episode a ringing not yet learned keeps open (issue
 10): replays the start of a tuning game of the "real" regime (seed 1014)."""
 
-import itertools
+from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 
 
 def test_a_lone_swing_above_the_level_holds_back_no_fall_s_onset():
@@ -13,8 +11,8 @@ def test_a_lone_swing_above_the_level_holds_back_no_fall_s_onset():
     # yet: its swing keeps the episode open and went above the level for one sample. A stick
     # leaves at 8.163 s. Before: any sample above the level was a hand for the onset, so the
     # fall waited for the episode to end (8551 ms); now it comes within 200 ms.
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1014, physics=REGIMES["real"][1], lively=1.5)
-    samples = list(itertools.takewhile(lambda s: s.t_ms < 9500, game.samples()))
+    game = tuning_game("real", 1014)
+    samples = samples_between(game, 0, 9500)
     truth = [e for e in game.truth_events() if e["kind"] == "fell" and e["t_ms"] < 9500]
     assert [(e["onset_ms"], e["count"]) for e in truth] == [(8163, 1)]
     falls = [e for e in run_detector(game.meta, samples) if e["kind"] == "fell"]

@@ -6,15 +6,11 @@ import dataclasses
 import random
 
 import pytest
+from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 from sticktable.sim.scenarios import scenario
-
-_OVERLAP = REGIMES["overlap"][1]
-_INDEPENDENT = REGIMES["independent"][1]  # a slow, lightly damped plate, 12 g sticks
 
 
 def _tally(seed, accel_noise_mg=0.0):
@@ -75,17 +71,10 @@ def test_a_stick_landing_on_the_table_does_not_hold_back_the_press_watch():
     # lands on the table 250 ms later; the press is let go at 75.41 s. The landing jolts the
     # base (no knock: it does not ring the plate); the press watch used to stop for a knock's
     # 1 s of ringing then, and the fall was told only once the hand had gone (75.63 s).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1003, physics=_OVERLAP, lively=1.5)
-    samples = [s for s in _until(game.samples(), 77000) if s.t_ms >= 60000]
+    game = tuning_game("overlap", 1003)
+    samples = samples_between(game, 60000, 77000)
     fell = [e["t_ms"] for e in run_detector(game.meta, samples) if e["kind"] == "fell"]
     assert any(74731 < t < 75405 for t in fell), fell
-
-
-def _until(samples, t_ms):
-    for s in samples:
-        if s.t_ms > t_ms:
-            return
-        yield s
 
 
 def test_a_touch_during_which_a_stick_fell_is_a_touch_and_a_fall():
@@ -106,8 +95,8 @@ def test_a_press_after_a_stick_came_to_rest_in_the_same_episode_is_no_fall(seed)
     # the level before the stick, so the resting stick (seed 1002), or the line it fitted on
     # that stick's ringing (seed 1001), was a step off the touching hand's line: "fell 1",
     # though no stick fell (first 10 s of each game).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=_INDEPENDENT, lively=1.5)
-    samples = list(_until(game.samples(), 10000))
+    game = tuning_game("independent", seed)
+    samples = samples_between(game, 0, 10000)
     assert not any(e["t_ms"] < 10000 for e in game.truth_events() if e["kind"] == "fell")
     fell = [e for e in run_detector(game.meta, samples) if e["kind"] == "fell"]
     assert not fell
@@ -119,8 +108,8 @@ def test_a_stick_falling_just_after_a_swapped_press_is_a_fall_of_its_own():
     # for a moment, ringing; another stick falls 80 ms after the release (199.94 s). The
     # placement waited for a still plate, which by then was one stick down: it looked like
     # the first fall alone (the placement and the second fall lost).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1000, physics=_OVERLAP, lively=1.5)
-    samples = [s for s in _until(game.samples(), 201000) if s.t_ms >= 190000]
+    game = tuning_game("overlap", 1000)
+    samples = samples_between(game, 190000, 201000)
     turn = [e for e in run_detector(game.meta, samples) if 199000 < e["t_ms"] < 201000]
     assert [e["kind"] for e in turn] == ["fell", "placed", "fell"], turn
 
@@ -130,32 +119,29 @@ def test_a_knocks_ringing_shows_no_stick_let_go_that_fell():
     # fall), then a knock at 304.25 s rings the slow plate by tens of grams. A moment of the
     # ringing at one stick up, then back down within 180 ms, passed for a stick let go that
     # rested and fell off at once: "placed" and "fell 1" at 304.56 s, though nothing moved.
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1003, physics=_INDEPENDENT, lively=1.5)
+    game = tuning_game("independent", 1003)
     assert not any(300000 < e["t_ms"] < 306000 for e in game.truth_events() if e["kind"] == "fell")
-    samples = [s for s in _until(game.samples(), 306000) if s.t_ms >= 290000]
+    samples = samples_between(game, 290000, 306000)
     after = [e for e in run_detector(game.meta, samples) if 304000 < e["t_ms"] < 306000]
     assert not after, after
 
 
-_REAL_3_CELLS = REGIMES["3-cells"][1]
-
-
 @pytest.mark.parametrize(
-    ("physics", "seed", "start", "press", "end"),
-    [({}, 1000, 58000, 61000, 63400), (_REAL_3_CELLS, 1004, 310000, 335000, 337500)],
+    ("regime", "seed", "start", "press", "end"),
+    [("original", 1000, 58000, 61000, 63400), ("3-cells", 1004, 310000, 335000, 337500)],
     ids=["original-1000", "3-cells-1004"],
 )
 def test_a_wild_value_under_the_spike_limit_does_not_bend_the_hands_line(
-    physics, seed, start, press, end
+    regime, seed, start, press, end
 ):
     # A bit error on one cell (8-18 g, under the 25 g spike limit, so it passes the median)
     # early in a press, spread over a few samples by the ringing filter on a ringing plate:
     # it entered the fit of the hand's spot, the spot came out a few mm off, and the press
     # itself then stood off the line: "fell 1", though nothing fell (original 61.94 s,
     # 3-cells 335.98 s).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
+    game = tuning_game(regime, seed)
     assert not any(press < e["t_ms"] < end for e in game.truth_events() if e["kind"] == "fell")
-    samples = [s for s in _until(game.samples(), end) if s.t_ms >= start]
+    samples = samples_between(game, start, end)
     events = run_detector(game.meta, samples)
     fell = [e for e in events if e["kind"] == "fell" and e["t_ms"] > press]
     assert not fell, fell
@@ -167,8 +153,8 @@ def test_a_press_still_rising_is_not_the_hands_line_yet():
     # moments, the plate undershoots). The spot fitted on the ramp was 1.5 mm off, which at
     # 80 g is a stick 28 mm away: "fell 1" at 125.00 s, while the hand still held its stick
     # (a stick fell only at 125.22 s, after the release).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1004, physics=_OVERLAP, lively=1.5)
-    samples = [s for s in _until(game.samples(), 125200) if s.t_ms >= 118000]
+    game = tuning_game("overlap", 1004)
+    samples = samples_between(game, 118000, 125200)
     fell = [
         e for e in run_detector(game.meta, samples) if e["kind"] == "fell" and e["t_ms"] > 124000
     ]
@@ -181,8 +167,8 @@ def test_a_wild_reading_in_a_slow_ringing_after_a_touch_is_no_fall():
     # swing of the ringing (50.76 s); the inverse filter made a pulse of it, and the period's
     # average (10 samples) held what it left off the hand's line, still, for longer than the
     # press watch's hold: "fell 1" at 50.85 s (and "placed 1", the press back at its level).
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1008, physics=_INDEPENDENT, lively=1.5)
+    game = tuning_game("independent", 1008)
     assert not any(49000 < e["t_ms"] < 52000 for e in game.truth_events() if e["kind"] == "fell")
-    events = run_detector(game.meta, _until(game.samples(), 51200))
+    events = run_detector(game.meta, samples_between(game, 0, 51200))
     fell = [e for e in events if e["kind"] == "fell" and e["t_ms"] > 50000]
     assert not fell, fell

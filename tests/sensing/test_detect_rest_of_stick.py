@@ -8,15 +8,15 @@ placements: a 3-stick fall (88.2 s) then looked whole at its short level, its re
 followed, and the level stayed 4 g high, so the next stick (90.9 s) rose only 8 g (not one
 stick) and the one after looked like two: both missed."""
 
+from tuning_games import samples_between, tuning_game
+
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import PLACED_WINDOW, match_times
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 
 
 def test_a_sticks_rest_after_a_long_hold_is_weighed_and_the_level_follows():
-    game = SimGame(["Ann", "Bo", "Cy"], seed=1006, physics=REGIMES["independent"][1], lively=1.5)
-    samples = [s for s in game.samples() if s.t_ms <= 94500]
+    game = tuning_game("independent", 1006)
+    samples = samples_between(game, 0, 94500)
     events = run_detector(game.meta, samples)
     want = [e["t_ms"] for e in game.truth_events() if e["kind"] == "placed"]
     want = [t for t in want if 89000 <= t <= 94500]

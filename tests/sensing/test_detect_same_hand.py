@@ -7,14 +7,14 @@ by a hand, which takes longer), and the same hand's plateau dropping as it lets 
 let go that fell. And a slow hand's stick arrives smoothly enough for every window to be
 stable: the level has not "held" for _HOLD_MS while it is still on its way."""
 
+from tuning_games import samples_between, tuning_game
+
 from sticktable.sim.detection import run_detector
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 
 
 def events_until(seed, end_ms):
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=REGIMES["independent"][1], lively=1.5)
-    samples = [s for s in game.samples() if s.t_ms <= end_ms]
+    game = tuning_game("independent", seed)
+    samples = samples_between(game, 0, end_ms)
     return game.truth_events(), run_detector(game.meta, samples)
 
 

@@ -2,22 +2,16 @@
 not "placed 1" and "fell 1" at once: neither noise in the moments (Detector._swapped) nor a hand
 easing off through one stick's level (a stick let go that fell at once) makes it one."""
 
+from tuning_games import samples_between, tuning_game
+
 from sticktable.sim.detection import run_detector
-from sticktable.sim.game import SimGame
-from sticktable.sim.regimes import REGIMES
 
 
 def _events(regime, seed, start, end):
     """What the detector reports over [start, end] ms of a tuning game, and the truth there."""
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=REGIMES[regime][1], lively=1.5)
-    samples = []
-    for s in game.samples():
-        if s.t_ms > end:
-            break
-        if s.t_ms >= start:
-            samples.append(s)
+    game = tuning_game(regime, seed)
     truth = [e for e in game.truth_events() if start <= e["t_ms"] <= end]
-    return run_detector(game.meta, samples), truth
+    return run_detector(game.meta, samples_between(game, start, end)), truth
 
 
 def test_a_touch_on_a_noisy_plate_is_no_stick_swapped():
