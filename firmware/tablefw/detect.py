@@ -235,7 +235,6 @@ class Detector:
         self._s1 = 0
         self._s2 = 0
         self._g0 = 0
-        self._sq = 0
         self._fa1 = 0  # the last fit's coefficients
         self._fa2 = 0
         self._si = 0  # where the next filtered value goes in each channel's history

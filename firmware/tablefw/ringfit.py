@@ -79,7 +79,8 @@ def _resum(det):
 
 def track(det, d):
     """The newest difference d into the fit's windows: the plain differences (_dr) and the
-    same smoothed 1-2-1 (_sr), each with the running sums of its window and its noise floor."""
+    same smoothed 1-2-1 (_sr), each with the running sums of its window; and the noise floor
+    of the plain window (the smoothed fit takes no noise correction)."""
     di = det._di
     dr = det._dr
     sr = det._sr
@@ -105,10 +106,6 @@ def track(det, d):
         det._pq = det._p0
     else:
         det._pq += (det._pq >> 10) + 1  # (doubles in ~9 s: a long ringing is no floor)
-    if det._s0 < det._sq or det._seen < 3 * _RW:
-        det._sq = det._s0
-    else:
-        det._sq += (det._sq >> 10) + 1
 
 
 def _free(det):
