@@ -16,7 +16,8 @@ Seeds: the detector is tuned only on TUNING_SEEDS (1000-1099); the bench reports
 REPORT_SEEDS (1..N, N <= 999). The scenarios are reported on SCENARIO_SEEDS (901-903), which
 no test plays either: the sensing tests play scenarios on small seeds and on tuning seeds.
 tests/sensing/test_bench_seeds.py checks the sets never meet. --tuning runs the tuning seeds
-instead (1000..1000+N-1, scenarios on the first three), for work on the detector; --causes adds
+instead (1000..1000+N-1, scenarios on the first three, or --scenario-seeds M), for work on the
+detector; --causes adds
 each regime's misses by cause (sim/causes.py).
 
 Traces carry no `ring` by default, as traces from a table calibrated without the tap (and the
@@ -290,6 +291,13 @@ def main() -> int:
     parser.add_argument("--causes", action="store_true", help="misses by cause, per regime")
     parser.add_argument("--tuning", action="store_true", help="run the tuning seeds instead")
     parser.add_argument(
+        "--scenario-seeds",
+        type=int,
+        default=3,
+        metavar="M",
+        help="with --tuning: play the scenarios on the first M tuning seeds (default 3)",
+    )
+    parser.add_argument(
         "--tapped",
         action="store_true",
         help="traces carry the plate's ringing from a calibration tap on the same table",
@@ -299,6 +307,15 @@ def main() -> int:
         seeds = tuning_seeds(args.games) if args.tuning else report_seeds(args.games)
     except ValueError as err:
         print(f"bench_detect: {err}", file=sys.stderr)
+        return 2
+    if args.scenario_seeds != 3 and not args.tuning:
+        print(
+            "bench_detect: --scenario-seeds needs --tuning (scenarios report on 3 seeds)",
+            file=sys.stderr,
+        )
+        return 2
+    if not 1 <= args.scenario_seeds <= len(TUNING_SEEDS):
+        print(f"bench_detect: --scenario-seeds must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
         return 2
 
     from sticktable.sim.evaluate import Tally
@@ -313,7 +330,7 @@ def main() -> int:
         return 2
     chosen = [r for r in all_regimes if r in wanted]
     with_scenarios = "scenarios" in wanted
-    scenario_seeds = TUNING_SEEDS[:3] if args.tuning else SCENARIO_SEEDS
+    scenario_seeds = TUNING_SEEDS[: args.scenario_seeds] if args.tuning else SCENARIO_SEEDS
     found: dict[str, dict] = {name: {} for name in chosen}
     totals = {name: Tally() for name in [*chosen, "scenarios"]}
     tap = args.tapped
@@ -341,7 +358,7 @@ def main() -> int:
         f"detection benchmark: {len(chosen)} regimes x {args.games} games (seeds "
         f"{seeds.start}-{seeds.stop - 1}; the first 2 also without zero_counts)"
         + (
-            f", {len(SCENARIOS)} scenarios x 3 seeds "
+            f", {len(SCENARIOS)} scenarios x {len(scenario_seeds)} seeds "
             f"({scenario_seeds.start}-{scenario_seeds.stop - 1}); "
             if with_scenarios
             else "; "

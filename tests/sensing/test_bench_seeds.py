@@ -40,3 +40,10 @@ def test_the_independent_regime_lies_outside_the_tuned_ranges(bench):
         lo, hi = REAL[name]
         olo, ohi = independent[name]
         assert ohi <= lo or olo >= hi, name
+
+
+def test_more_scenario_seeds_only_among_the_tuning_seeds(bench, monkeypatch, capsys):
+    # (--scenario-seeds widens the scenarios' tuning seeds; their reporting seeds stay three)
+    monkeypatch.setattr("sys.argv", ["bench_detect.py", "--scenario-seeds", "9"])
+    assert bench.main() == 2
+    assert "needs --tuning" in capsys.readouterr().err
