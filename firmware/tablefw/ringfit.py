@@ -37,13 +37,18 @@ def cos2_table():
     return table
 
 
+def _cos2(a1, a2):
+    """cos^2 of a ringing's angle per sample, x1024: a1^2 / -a2 with a1, a2 in Q8. 0 unless
+    a2 < 0 and a1 > 0 (a period longer than 4 samples)."""
+    return a1 * a1 // -a2 if a1 > 0 and a2 < 0 else 0
+
+
 def period(det):
     """The boxcar's length: one period of the learned ringing (from a1^2 / -a2 = 4 cos^2
     of its angle per sample), the running sums recomputed for the new length."""
-    a1 = det._a1
     p4 = 4 * _SMOOTH
     cos2 = det._cos2
-    c2 = a1 * a1 // -det._a2 if a1 > 0 and det._a2 < 0 else 0  # cos^2 x1024
+    c2 = _cos2(det._a1, det._a2)
     if c2 >= cos2[0]:  # slow: the longest period whose cos^2 is at most c2
         lo = 0
         hi = len(cos2) - 1
@@ -176,8 +181,7 @@ def _solve(det, di, smooth):
 def _slow(det):
     """Is the fit just solved a slow ringing (as long a period as period() lengthens the
     boxcar for)?"""
-    a1 = det._fa1
-    return a1 > 0 and a1 * a1 // -det._fa2 >= det._cos2[0]
+    return _cos2(det._fa1, det._fa2) >= det._cos2[0]
 
 
 def fit(det, di):
