@@ -1139,6 +1139,10 @@ class Detector:
         and so does the typical stick, against which a fall's count and rest are judged."""
         if ticks_diff(t, self._last_place_t) < _REST_MS:
             return True
+        if d < -self._band:
+            # A press that lasted past the placement let go: weighed heavy, the stick is lighter
+            # (unless a fall came after it: then the drop is the fall's).
+            return ticks_diff(self._last_place_t, self._last_fall_t) > 0 and self._unmoving()
         return d > self._band and self._unmoving()
 
     def _commit(self, d, mx, my):
