@@ -1134,14 +1134,14 @@ class Detector:
 
     def _rest_due(self, t, d):
         """Can a small change with no hand on the tower be the rest of the last stick? Soon
-        after its placement; later, a rise the level holds (going nowhere): the hand that held
-        part of it let go after a long hold. Left to the creep, the stick stays weighed short,
-        and so does the typical stick, against which a fall's count and rest are judged."""
+        after its placement; later, a change the level holds (going nowhere): a rise is the
+        hand that held part of it letting go after a long hold, a drop the hand that rested on
+        it lifting (unless a fall came since: then the drop is the fall's). Left to the creep,
+        the stick stays weighed wrong, and so does the typical stick, against which a fall's
+        count and rest are judged; and the next stick is weighed from a wrong level."""
         if ticks_diff(t, self._last_place_t) < _REST_MS:
             return True
         if d < -self._band:
-            # A press that lasted past the placement let go: weighed heavy, the stick is lighter
-            # (unless a fall came after it: then the drop is the fall's).
             return ticks_diff(self._last_place_t, self._last_fall_t) > 0 and self._unmoving()
         return d > self._band and self._unmoving()
 
