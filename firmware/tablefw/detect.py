@@ -251,6 +251,7 @@ class Detector:
         self._ri = 0
         self._nring = 0
         self._run = 0
+        self._run_from = 0  # the window's mean as the run of stable windows began
         self._quiet = 0
         self._momx = 0
         self._momy = 0
@@ -620,6 +621,8 @@ class Detector:
         stable = calm and spread <= self._band
         if stable:
             self._run += 1
+            if self._run == 1:
+                self._run_from = self._avg(self._ring, _WIN)
         else:
             self._run = 0
         # How long the plate has been quiet (for baselines: a rare noisy window is no motion).
@@ -835,6 +838,14 @@ class Detector:
         moved = self._moved()
         return -self._band // 2 <= moved <= self._band // 2
 
+    def _held_since_run(self):
+        """The level now is the level the run of stable windows began at. A slow hand's stick
+        arrives smoothly enough for each window to be stable (the more so on a band grown wide
+        on a rebuild's hands): a level that came within the run was not held for it, and taking
+        it as the plate's (a resync, or an unexplained level held 4.5 s) loses the stick."""
+        came = self._avg(self._ring, _WIN) - self._run_from
+        return -self._band // 2 <= came <= self._band // 2
+
     def _moved(self):
         """How far the level moved over _TREND samples (the last window against the one
         before)."""
@@ -1040,7 +1051,7 @@ class Detector:
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
                 return
-            elif self._run >= self._resync_run and self._unmoving():
+            elif self._run >= self._resync_run and self._unmoving() and self._held_since_run():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -1066,7 +1077,7 @@ class Detector:
             self._commit(d, mx, my)
         elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
             self._commit(d, mx, my)
-        elif self._run >= self._hold_run * 3:
+        elif self._run >= self._hold_run * 3 and self._held_since_run():
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
 
     def _same_hand(self, t):
