@@ -12,7 +12,9 @@
 # faster than any load passes the ringing filter is a reading gone wild, and nothing is
 # judged until the filter's average has let it go). A smaller
 # residual that holds (a stick nearer the hand's spot) is only a maybe: detect.py decides
-# from the moments once the hand has gone. Within one episode a stick that has
+# from the moments once the hand has gone. The residual's noise is learned from the watch's
+# first samples on (those the first fit takes too): the first press of a noisy board is
+# judged against that noise, not the threshold's minimum. Within one episode a stick that has
 # come to rest alone is the new origin (rebase); a residual farther off than any two loads on
 # the plate means the line is not this hand's, and the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
@@ -44,6 +46,7 @@ class PressWatch:
         self._maybe = max(30, stick_g100 * _MAYBE_MM // 100)
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
+        self._nn = 0  # samples it was learned on (up to 2**5)
         self.reset()
 
     def reset(self):
@@ -158,9 +161,8 @@ class PressWatch:
             self._run = self._run + 1 if still else 0
             return self._run >= _HOLD
         self._run = 0
-        if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)
-            self._noise16 += min(r * 16, 2 * self._noise16) - self._noise16 >> 5
-            self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
+        if r:
+            self._learn_noise(r)
         if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
@@ -184,8 +186,21 @@ class PressWatch:
                 self._odd = 0
             return
         self._odd = 0
+        if r:  # (one left out above is no noise either: an odd one, or the fit restarts)
+            self._learn_noise(r)
         self._learn(dt, dx, dy)
         self._trusted = self._fitted >= _FITTED
+
+    def _learn_noise(self, r):
+        """The residual's own noise about the line (cells, hands, cells read at slightly
+        different moments as a press ramps up, what the ringing filter leaves): averaged over
+        the first samples seen, then over the last 2**5, so that the first press of a noisy
+        board is judged against its noise, not against the threshold's minimum."""
+        n = self._nn
+        if n < 32:
+            self._nn = n + 1
+        self._noise16 += (min(r * 16, 2 * self._noise16) - self._noise16) // self._nn
+        self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
 
     def _learn(self, dt, dx, dy):
         self._sxx += dt * dt - (self._sxx >> _DECAY)
