@@ -18,12 +18,13 @@
 #   holds, where a hand easing off slides through one stick's level).
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
-#   that then ends at its old level placed a stick. One nearer the hand's spot, seen only
-#   maybe, is told once the hand has gone: back at the old level, the moments (a window's
-#   average, against the level's) stay moved (a stick on here, another off there); after a
-#   touch they come back. Once a stick was seen leaving, a level back where it was is told as
-#   a placement at once, through the ringing (a stick falling just after is a fall of its
-#   own); one down by just the sticks told, a touch.
+#   that then ends at its old level placed a stick. One nearer the hand's spot is told once
+#   its residual has held a while as the hand presses on; seen only maybe (held briefly, or
+#   as the hand lets go), it is told once the hand has gone: back at the old level, the
+#   moments (a window's average, against the level's) stay moved (a stick on here, another
+#   off there); after a touch they come back. Once a stick was seen leaving, a level back
+#   where it was is told as a placement at once, through the ringing (a stick falling just
+#   after is a fall of its own); one down by just the sticks told, a touch.
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose

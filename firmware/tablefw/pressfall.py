@@ -11,10 +11,17 @@
 # stick's leaving set off, its average over a period of the ringing holds; one that jumps
 # faster than any load passes the ringing filter is a reading gone wild, and nothing is
 # judged until the filter's average has let it go). A smaller
-# residual that holds (a stick nearer the hand's spot) is only a maybe: detect.py decides
-# from the moments once the hand has gone. Within one episode a stick that has
-# come to rest alone is the new origin (rebase); a residual farther off than any two loads on
-# the plate means the line is not this hand's, and the watch says nothing more.
+# residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once it has
+# held still for _LONG samples, stepping off a line it had stood on, while the hand still
+# presses harder than a stick resting alone (the fit's threshold): a fit gone wrong never
+# stood on its line, and once the hand has let go the stick it placed rests where it rests.
+# Held any shorter, or as the hand lets go, it is only a maybe: detect.py decides from the
+# moments once the hand has gone. The residual's noise is learned from the watch's first
+# samples on (those the first fit takes too): the first press of a noisy board is judged
+# against that noise, not the threshold's minimum; a residual held off the line is no noise.
+# Within one episode a stick that has come to rest alone is the new origin (rebase); a
+# residual farther off than any two loads on the plate means the line is not this hand's, and
+# the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
 
 from tablefw.compat import const
@@ -22,13 +29,14 @@ from tablefw.compat import const
 _LIM_T = const(400)  # change in total, g x2: 200 g
 _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
 _OFF_MM = const(18)  # a stick this far from the hand's spot is seen
-_MAYBE_MM = const(12)  # ... this far, maybe: the moments after the hand has gone tell (detect.py)
+_MAYBE_MM = const(12)  # ... this far, maybe (held _LONG while pressed: seen; else detect.py)
 _FITTED = const(8)  # samples the hand's spot is fitted on before it is trusted
 _FIRST = const(3)  # ... and after this many, a sample far off the spot so far is left out
 _DECAY = const(4)  # the fit's sums forget with a time constant of 2**_DECAY samples
 _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the smoothing
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
+_LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
 _JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
@@ -44,6 +52,7 @@ class PressWatch:
         self._maybe = max(30, stick_g100 * _MAYBE_MM // 100)
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
+        self._nn = 0  # samples it was learned on (up to 2**5)
         self.reset()
 
     def reset(self):
@@ -72,6 +81,9 @@ class PressWatch:
         self._sy = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
+        self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
+        self._from = 0  # ... before the residual last stood off it by more
+        self._held = 0  # samples in a row pressed harder than the fit's threshold
         self._lost = False  # the line fitted is not this hand's
 
     def feed(self, dt100, dx, dy, span=0):
@@ -138,12 +150,21 @@ class PressWatch:
             # elsewhere): nothing it says is a stick leaving, until a new rebase.
             self._lost = True
             return False
+        self._held = self._held + 1 if dt >= self._fit_t else 0  # the hand still presses
         if r > self._maybe and moved <= self._maybe:
+            if not self._low:
+                self._from = self._onl  # (how long it stood on the line before)
             self._low += 1
             if self._low >= _HOLD:
                 self.maybe = True
+            # A stick near the hand's spot: its residual steps off a line that held, and holds
+            # still while the hand presses on. (A spot fitted wrong never held; a stick placed
+            # rests a few mm from where the hand pressed it once the hand has let go.)
+            if self._low >= _LONG and self._held >= _LONG and self._from >= _HOLD:
+                return True
         else:
             self._low = 0
+        self._onl = self._onl + 1 if r <= self._maybe else 0
         if r > self._off:
             # A stick gone stays gone: the residual holds still within its own noise, or its
             # average over a period of the ringing stands off the line and holds (the plate
@@ -158,9 +179,8 @@ class PressWatch:
             self._run = self._run + 1 if still else 0
             return self._run >= _HOLD
         self._run = 0
-        if r:  # the residual's own noise (cells, hands, what the ringing filter leaves)
-            self._noise16 += min(r * 16, 2 * self._noise16) - self._noise16 >> 5
-            self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
+        if r and not self._low:  # (a residual held off the line is no noise)
+            self._learn_noise(r)
         if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
@@ -184,8 +204,21 @@ class PressWatch:
                 self._odd = 0
             return
         self._odd = 0
+        if r:  # (one left out above is no noise either: an odd one, or the fit restarts)
+            self._learn_noise(r)
         self._learn(dt, dx, dy)
         self._trusted = self._fitted >= _FITTED
+
+    def _learn_noise(self, r):
+        """The residual's own noise about the line (cells, hands, cells read at slightly
+        different moments as a press ramps up, what the ringing filter leaves): averaged over
+        the first samples seen, then over the last 2**5, so that the first press of a noisy
+        board is judged against its noise, not against the threshold's minimum."""
+        n = self._nn
+        if n < 32:
+            self._nn = n + 1
+        self._noise16 += (min(r * 16, 2 * self._noise16) - self._noise16) // self._nn
+        self._off = max(self._off_min, self._noise16 * _NOISE_X // 16)
 
     def _learn(self, dt, dx, dy):
         self._sxx += dt * dt - (self._sxx >> _DECAY)
