@@ -275,12 +275,19 @@ def raw_jump(det, n):
 def ahead(det, level, drop, unit):
     """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
     length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
-    change over that half, is 60 % of a stick, and the drop itself a third of one."""
+    change over that half, is 60 % of a stick, and the drop itself a third of one, while the
+    newest load before the boxcar still shows that drop."""
     ring = det._ring
     j = det._ri - det._bn // 2  # (the mean of the two totals that long ago)
     then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
     on = 2 * drop - (then if then > 0 else 0)
-    return 1 if 3 * drop >= unit and 5 * on >= 3 * unit else 0
+    if 3 * drop < unit or 5 * on < 3 * unit:
+        return 0
+    # A weight leaving stays gone: the newest load before the boxcar shows at least the drop
+    # the boxcar shows. A kick the base hardly felt (no jolt) leaves a pulse a few samples
+    # long through the inverse filter (the cells average over their conversion), gone again
+    # while the boxcar still holds it as a drop of half a stick.
+    return 1 if det._uh[(det._si - 1) & _UMASK] <= level - drop else 0
 
 
 def describe(a1, a2):
