@@ -43,7 +43,8 @@
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences, while
 #   it swings about its level also on the same smoothed 1-2-1, which the cells' noise biases
-#   less: a slow plate's first free ringing; a hand's tremor rides off the level) and nulls
+#   less: a slow plate's first free ringing; a hand's tremor rides off the level; a knock's
+#   ringing, the plate's own, replaces at once one learned from a tremor) and nulls
 #   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
 #   (10+ samples a period), over one period: there noise biases the fitted damping and the
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
@@ -434,7 +435,7 @@ class Detector:
         track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                fit(self, di)
+                fit(self, di, ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS)
         return self._inverse(0, y)
 
     def _inverse(self, k, y):
