@@ -197,6 +197,7 @@ class Detector:
         self._jnoise = 200  # mean squared sample-to-sample jump of the base (mg^2), learned
         self._shake_t = -100000
         self._knock_t = -100000
+        self._hand_t = -100000  # the last sample a hand pressed (above the level, base calm)
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
@@ -435,8 +436,20 @@ class Detector:
         track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                fit(self, di, ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS)
+                fit(self, di, self._rung(t))
         return self._inverse(0, y)
+
+    def _rung(self, t):
+        """Does a knock ring the plate freely over the whole fit window: neither the base
+        shaking (the knock's own shaking drives the plate, and a fit over it comes out damped
+        more than the plate is) nor a hand pressing (a touch often follows a knock) since
+        before the window began?"""
+        free = _RW * self._ms_per_sample
+        return (
+            ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+            and ticks_diff(t, self._shake_t) > free
+            and ticks_diff(t, self._hand_t) > free
+        )
 
     def _inverse(self, k, y):
         """Channel k's value through the inverse of the learned ringing (unit gain for a steady
@@ -615,6 +628,8 @@ class Detector:
             self._let_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
+        if ticks_diff(t, self._hand_t) > 60000:
+            self._hand_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > self._hush:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > self._hush
@@ -953,6 +968,7 @@ class Detector:
                 self._ep_ay = _sum(self._ay)
         if dev > self._exc and calm:
             self._ep_pos += 1
+            self._hand_t = t
             self._ep_press += 1
             if self._ep_press > self._ep_hold:
                 self._ep_hold = self._ep_press

@@ -194,11 +194,11 @@ def fit(det, di, knocked=False):
     the hand's press, off the level. So the smoothed fit runs only while the plate swings about
     its level: first once a slow ringing is learned, else where the plain fit failed, kept if
     slow (a fast one the plain fit sees well).
-    `knocked`: the plate rings from a knock (the base quiet again): that ringing is the plate's
-    own, struck hard, with no hand on it, so a fit that disagrees with the ringing in use
-    starts a new candidate at once (one learned from a slow hand's tremor, held on a stick
-    already placed, passes for the plate's: nulled with it, a knock's ringing hides for most
-    of a second what the knock sent off)."""
+    `knocked`: the plate rings from a knock alone over the window (neither the base shaking nor
+    a hand pressing): that ringing is the plate's own, struck hard, so a fit that disagrees
+    with the ringing in use starts a new candidate at once (one learned from a slow hand's
+    tremor, held on a stick already placed, passes for the plate's: nulled with it, a knock's
+    ringing hides for most of a second what the knock sent off)."""
     free = _free(det)
     if free and det._bn > _SMOOTH and _solve(det, di, True):
         pass  # (a slow ringing learned: the smoothed fit first)

@@ -5,7 +5,9 @@ Hz), and the fits, seeing a lightly damped ringing about the level, can take it 
 plate's after a few hundred ms of it. Nulled with that, a knock's ringing (the plate's own,
 struck hard with no hand on it) stays in the total as a swing of 20 g that keeps every level
 from counting. A fit that disagrees with the ringing in use while a knock rings starts a new
-candidate at once instead of after six fits in a row."""
+candidate at once instead of after six fits in a row: a fit over a window with neither the
+base shaking nor a hand pressing (a knock's own shaking, or a touch after it, would teach a
+ringing of their own)."""
 
 from tuning_games import samples_between, tuning_game
 
@@ -30,3 +32,18 @@ def test_sticks_a_knock_sent_off_are_told_in_their_turn_through_a_relearned_ring
     assert [e["count"] for e in told] == [2]
     a1, a2 = det.resonance()
     assert abs(a1 - 93) < 28 and abs(a2 + 243) < 28
+
+
+def test_a_touch_after_a_knock_teaches_no_ringing():
+    # Overlap tower (tuning seed 1004): a knock at 29.37 s, then a hand pressing 110 g from
+    # 29.55 s to 30.14 s. The plate rings from the hand's release within the knock's second,
+    # but the fit window still holds the press: fitted, it was (355, -224) against the plate's
+    # (251, -233). Only a window with neither the base shaking nor a hand pressing is the
+    # knock's ringing alone.
+    game = tuning_game("overlap", 1004)
+    truth = game.truth_events()
+    assert [e["kind"] for e in truth if 29300 < e["t_ms"] < 30200] == ["knock", "touch"]
+    det = make_detector(game.meta)
+    run_detector(game.meta, samples_between(game, 0, 30600), detector=det)
+    a1, a2 = det.resonance()
+    assert abs(a1 - 251) < 28 and abs(a2 + 233) < 28
