@@ -44,7 +44,8 @@
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences, while
 #   it swings about its level also on the same smoothed 1-2-1, which the cells' noise biases
-#   less: a slow plate's first free ringing; a hand's tremor rides off the level) and nulls
+#   less: a slow plate's first free ringing; a hand's tremor rides off the level; a knock's
+#   ringing, the plate's own, replaces at once one learned from a tremor) and nulls
 #   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
 #   (10+ samples a period), over one period: there noise biases the fitted damping and the
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
@@ -197,6 +198,7 @@ class Detector:
         self._jnoise = 200  # mean squared sample-to-sample jump of the base (mg^2), learned
         self._shake_t = -100000
         self._knock_t = -100000
+        self._hand_t = -100000  # the last sample a hand pressed (above the level, base calm)
         self._shake2 = 150 * 150
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
@@ -436,8 +438,20 @@ class Detector:
         track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                fit(self, di)
+                fit(self, di, self._rung(t))
         return self._inverse(0, y)
+
+    def _rung(self, t):
+        """Does a knock ring the plate freely over the whole fit window: neither the base
+        shaking (the knock's own shaking drives the plate, and a fit over it comes out damped
+        more than the plate is) nor a hand pressing (a touch often follows a knock) since
+        before the window began?"""
+        free = _RW * self._ms_per_sample
+        return (
+            ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+            and ticks_diff(t, self._shake_t) > free
+            and ticks_diff(t, self._hand_t) > free
+        )
 
     def _inverse(self, k, y):
         """Channel k's value through the inverse of the learned ringing (unit gain for a steady
@@ -616,6 +630,8 @@ class Detector:
             self._let_t = t - 60000
         if ticks_diff(t, self._knock_t) > 60000:
             self._knock_t = t - 60000
+        if ticks_diff(t, self._hand_t) > 60000:
+            self._hand_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > self._hush:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > self._hush
@@ -964,6 +980,7 @@ class Detector:
                 self._ep_ay = _sum(self._ay)
         if dev > self._exc and calm:
             self._ep_pos += 1
+            self._hand_t = t
             self._ep_press += 1
             if self._ep_press > self._ep_hold:
                 self._ep_hold = self._ep_press
@@ -1062,7 +1079,7 @@ class Detector:
                     self._level -= 1
             self._keep_moments(mx, my)
             return
-        if not self._ep_pos and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
+        if self._no_hand(d) and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:
@@ -1080,6 +1097,12 @@ class Detector:
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3 and self._held_since_run():
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+
+    def _no_hand(self, d):
+        """Was no hand on the tower in this episode, as far as a level `d` off tells? None
+        pressed; or one sample above the level only (a ringing's swing, a knock's, or a hand's
+        first touch) and the level is lower: a hand adds weight, it takes none away."""
+        return not self._ep_pos or (self._ep_pos == 1 and d < 0)
 
     def _same_hand(self, t):
         """A rise of a stick this soon after a placement is the hand that placed it pressing

@@ -184,7 +184,7 @@ def _slow(det):
     return _cos2(det._fa1, det._fa2) >= det._cos2[0]
 
 
-def fit(det, di):
+def fit(det, di, knocked=False):
     """Fit the ringing to the window's differences; keep it if it predicts well, is a damped
     oscillation and decays as fast as the window's energy does, blended into what was learned.
     The cells' white noise, strongest at high frequency, biases a fit on the plain differences
@@ -193,7 +193,12 @@ def fit(det, di):
     for such a ringing too, and the plain fit's bias is what keeps it out; the tremor rides on
     the hand's press, off the level. So the smoothed fit runs only while the plate swings about
     its level: first once a slow ringing is learned, else where the plain fit failed, kept if
-    slow (a fast one the plain fit sees well)."""
+    slow (a fast one the plain fit sees well).
+    `knocked`: the plate rings from a knock alone over the window (neither the base shaking nor
+    a hand pressing): that ringing is the plate's own, struck hard, so a fit that disagrees
+    with the ringing in use starts a new candidate at once (one learned from a slow hand's
+    tremor, held on a stick already placed, passes for the plate's: nulled with it, a knock's
+    ringing hides for most of a second what the knock sent off)."""
     free = _free(det)
     if free and det._bn > _SMOOTH and _solve(det, di, True):
         pass  # (a slow ringing learned: the smoothed fit first)
@@ -213,7 +218,7 @@ def fit(det, di):
         det._odd = 0
         if det._fits < 1000:
             det._fits += 1
-    elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM:
+    elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM or knocked:
         det._c1 = a1  # a new candidate
         det._c2 = a2
         det._fits = 1
@@ -275,12 +280,19 @@ def raw_jump(det, n):
 def ahead(det, level, drop, unit):
     """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
     length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
-    change over that half, is 60 % of a stick, and the drop itself a third of one."""
+    change over that half, is 60 % of a stick, and the drop itself a third of one, while the
+    newest load before the boxcar still shows that drop."""
     ring = det._ring
     j = det._ri - det._bn // 2  # (the mean of the two totals that long ago)
     then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
     on = 2 * drop - (then if then > 0 else 0)
-    return 1 if 3 * drop >= unit and 5 * on >= 3 * unit else 0
+    if 3 * drop < unit or 5 * on < 3 * unit:
+        return 0
+    # A weight leaving stays gone: the newest load before the boxcar shows at least the drop
+    # the boxcar shows. A kick the base hardly felt (no jolt) leaves a pulse a few samples
+    # long through the inverse filter (the cells average over their conversion), gone again
+    # while the boxcar still holds it as a drop of half a stick.
+    return 1 if det._uh[(det._si - 1) & _UMASK] <= level - drop else 0
 
 
 def describe(a1, a2):
