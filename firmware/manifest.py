@@ -29,5 +29,6 @@ package(
         "rings.py",
         "schema.py",
         "settle.py",
+        "tilt.py",
     ),
 )

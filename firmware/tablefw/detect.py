@@ -65,8 +65,8 @@
 #   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 # - Some parts live beside this file so that compiling it from source fits a small heap:
 #   ringfit.py (the ringing's fit, the fall onset's jump and lead), pressfall.py (a stick
-#   leaving under a press), lean.py (the table leant on), settle.py (levels between events)
-#   and count.py (how many sticks a drop is).
+#   leaving under a press), lean.py (the table leant on), settle.py (levels between events),
+#   tilt.py (the topple watch) and count.py (how many sticks a drop is).
 
 from array import array
 
@@ -80,6 +80,7 @@ from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed, track
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import SlowRing, fall_rest, loose_rest, place_through_ring, tail_of
+from tablefw.tilt import upright_now, watch_tilt
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
 _WILD_LO = const(-8388608)
@@ -107,7 +108,6 @@ _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this l
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
-_TILT_RUN = const(4)  # consecutive leaning samples that make a topple
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
@@ -126,7 +126,6 @@ _KICK_REF = const(8)  # filtered values a kick's pulse is judged against
 _SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
-_TILTING_MG = const(50)  # ... and past ~3 degrees weight loss is the tower's, not sticks'
 # Weights in % of the nominal stick.
 _SAME_PCT = const(35)  # level changes below this are no event
 _EXC_PCT = const(40)  # a departure from the level that opens an episode
@@ -281,7 +280,7 @@ class Detector:
         the plate with them on it, and falls are counted against them."""
         self._armed = False
         self._standing = sticks
-        if self._quiet >= self._arm_at_once and self._upright_now():
+        if self._quiet >= self._arm_at_once and upright_now(self):
             self._arm_now()
 
     def _reset_play(self):
@@ -653,10 +652,10 @@ class Detector:
             # unbroken, so the first placements came before the baseline and were lost.
             # Standing back where it stood, level and not on its way anywhere, is enough.
             if self._quiet >= self._arm_run or self._stood_back():
-                if self._upright_now():
+                if upright_now(self):
                     self._arm_now()
             return
-        self._watch_tilt(t, mx, my)
+        watch_tilt(self, t)
         if not self._armed:
             return
         self._lean.watch(self)
@@ -898,18 +897,6 @@ class Detector:
         second, the level going nowhere (not a hand on it, nor a stick on its way)."""
         return self._has_ref and self._quiet >= self._arm_at_once and self._unmoving()
 
-    def _upright_now(self):
-        """Standing: within 3 degrees of the last reference, or z-dominant if there is none."""
-        x = self._avg(self._ax, _WIN)
-        y = self._avg(self._ay, _WIN)
-        z = self._avg(self._az, _WIN)
-        if self._has_ref:
-            dx = x - self._rx
-            dy = y - self._ry
-            dz = z - self._rz
-            return dx * dx + dy * dy + dz * dz <= 52 * 52  # 3 degrees
-        return z > 0 and z * z >= (x * x + y * y + z * z) // 100 * 88
-
     def _arm_now(self):
         self._reset_play()
         sticks = self._standing
@@ -925,49 +912,6 @@ class Detector:
         self._ry = self._avg(self._ay, _WIN)
         self._rz = self._avg(self._az, _WIN)
         self._has_ref = True
-
-    def _watch_tilt(self, t, mx, my):
-        """Topple: the base leans past ~4 degrees from the armed reference, steadily and
-        growing, for _TILT_RUN samples."""
-        j = (self._ri - 1) & _RMASK
-        j2 = (j - 1) & _RMASK
-        # Mean of the last two readings takes the edge off sensor noise.
-        dx = (self._ax[j] + self._ax[j2]) // 2 - self._rx
-        dy = (self._ay[j] + self._ay[j2]) // 2 - self._ry
-        dz = (self._az[j] + self._az[j2]) // 2 - self._rz
-        e2 = dx * dx + dy * dy + dz * dz
-        if e2 > self._shake2 and self._ep:
-            self._ep_shake += 1
-        # A lean keeps its direction from sample to sample; a knock's vibration does not.
-        steady = dx * self._pdx + dy * self._pdy + dz * self._pdz >= e2 // 2
-        # A lean grows (or holds) from sample to sample; a knock's swing comes and goes.
-        growing = e2 >= self._pe2 - self._pe2 // 8
-        self._pe2 = e2
-        self._pdx = dx
-        self._pdy = dy
-        self._pdz = dz
-        self._tilting = e2 >= _TILTING_MG * _TILTING_MG
-        if e2 >= self._tilt2 and steady and growing and self._upright_g(dx, dy, dz):
-            self._tilt_run += 1
-        else:
-            self._tilt_run = 0
-        if self._tilt_run >= _TILT_RUN:
-            self._emit(TOPPLE, t, 1, 0)
-            self._armed = False  # fallen: re-baseline once it stands still and upright again
-            self._run = 0
-            self._quiet = 0
-            self._tilt_run = 0
-
-    def _upright_g(self, dx, dy, dz):
-        """A lean keeps |a| roughly 1 g (the tower's own rotation adds some); a hard knock
-        does not."""
-        x = self._rx + dx
-        y = self._ry + dy
-        z = self._rz + dz
-        a2 = x * x + y * y + z * z
-        r2 = self._rx * self._rx + self._ry * self._ry + self._rz * self._rz
-        r2 = r2 // 100
-        return a2 >= r2 * 50 and a2 <= r2 * 250
 
     def _track_episode(self, t, dev):
         # Pressure counts only while the base is calm: a knock's swing is no hand.
