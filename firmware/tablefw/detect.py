@@ -24,7 +24,10 @@
 #   moments (a window's average, against the level's) stay moved (a stick on here, another
 #   off there); after a touch they come back. Once a stick was seen leaving, a level back
 #   where it was is told as a placement at once, through the ringing (a stick falling just
-#   after is a fall of its own); one down by just the sticks told, a touch.
+#   after is a fall of its own); one down by just the sticks told, a touch. One a stick up is
+#   placed (a stick resting there looks the same), but its hand may still hold it, pressing:
+#   its drop back by about that stick soon after, no hand since, is that hand letting go, no
+#   fall (settle.let_go).
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
@@ -79,7 +82,15 @@ from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed, track
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
-from tablefw.settle import SlowRing, fall_rest, loose_rest, place_through_ring, tail_of
+from tablefw.settle import (
+    SlowRing,
+    back_after_fell,
+    fall_rest,
+    let_go,
+    loose_rest,
+    place_through_ring,
+    tail_of,
+)
 from tablefw.tilt import upright_now, watch_tilt
 
 _WILD_HI = const(8388607)  # a saturated HX711 reading: treated like a missing one
@@ -298,6 +309,7 @@ class Detector:
         self._let_t = -100000  # when the rest of the last stick arrived (its hand let go)
         self._last_fall_t = -100000
         self._last_loose = 0
+        self._held = False  # the last placement may be its hand still holding (settle.let_go)
         self._fall_drop = 0  # the last fall: its drop and its count, until its tail is in
         self._fall_n = 0
         self._tilt_run = 0
@@ -686,7 +698,7 @@ class Detector:
             self._touch_through_ring(t, level)
             if place_through_ring(self, t, level):
                 return
-        if calm and self._ep_fell and self._back_after_fell(level):
+        if calm and self._ep_fell and back_after_fell(self, level):
             self._fk = 0  # (told at once: a new fall counts afresh)
             self._one_for_one(t)
             self._keep_moments(mx, my)
@@ -723,7 +735,7 @@ class Detector:
         # (Within the hush after a knock the onset's hold is counted, never reported: a stick
         # the knock sent off, seen leaving meanwhile, is told as the hush ends. A lone sample
         # above the level is a ringing not yet learned swinging, not a hand pressing.)
-        if self._ep_pos <= 1 and (knocked > self._hush or shaken > _SHAKE_MS):
+        if self._ep_pos <= 1 and (knocked > self._hush or shaken > _SHAKE_MS) and not self._held:
             self._onset(t, level, level - self._avg(self._ring, 2), knocked <= self._hush)
 
     def _onset(self, t, level, drop, pre=False):
@@ -1036,6 +1048,7 @@ class Detector:
         held = self._run >= self._hold_run and self._unmoving()
         if fits or (held and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
+            self._held = fits and self._ep_fell
             self._commit(d, mx, my)
         elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
             self._commit(d, mx, my)
@@ -1226,17 +1239,6 @@ class Detector:
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
 
-    def _back_after_fell(self, level):
-        """A stick was seen leaving under the press, the hand has gone and the level is back
-        where it was over the last few samples (though the plate still rings): the hand placed
-        one. Told now, before the plate is still: another stick leaving soon after is a fall of
-        its own, not the placed one missing."""
-        if self._ep_press or self._spread(_QUICK) > self._band * _LOOSE_X:
-            return False
-        d = self._avg(self._ring, _QUICK) - level
-        half = self._same // 2
-        return -half <= d <= half and self._above(level, _QUICK) <= self._same
-
     def _place_standing(self, g100):
         # A stick already on the tower when armed: counted, not reported, not learned from.
         if self._nsticks < _MAX_STICKS:
@@ -1260,6 +1262,8 @@ class Detector:
     def _fell(self, t, drop, mx, my):
         """The level after a fall: the count from the weight that left, less what _onset
         already reported."""
+        if let_go(self, t, -drop, mx, my):
+            return  # (no fall: a hand letting go of the stick it placed)
         self._touch_fell(t, drop)
         n = self._count(drop)
         if n > self._fk:

@@ -11,6 +11,36 @@ _WIN = const(8)  # samples a stable state needs
 _QUICK = const(4)  # samples a lower level needs before a fall is reported
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
+_REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
+
+
+def back_after_fell(det, level):
+    """A stick was seen leaving under the press, the hand has gone and the level is back
+    where it was over the last few samples (though the plate still rings): the hand placed
+    one. Told now, before the plate is still: another stick leaving soon after is a fall of
+    its own, not the placed one missing."""
+    if det._ep_press or det._spread(_QUICK) > det._band * _LOOSE_X:
+        return False
+    d = det._avg(det._ring, _QUICK) - level
+    half = det._same // 2
+    return -half <= d <= half and det._above(level, _QUICK) <= det._same
+
+
+def let_go(det, t, d, mx, my):
+    """A stick seen leaving under the press, then a level one stick up (placed: it cannot be
+    told from a stick resting there): the hand may still hold its stick, pressing. Its let-go
+    soon after, with no hand since, drops the level back by about what was placed: no fall
+    (the placement was the one for the fallen one). Taken silently; True if so."""
+    if not det._held:
+        return False
+    if ticks_diff(t, det._last_place_t) >= _REST_MS or det._ep_pos:
+        det._held = False
+        return False
+    if not det._one_lo < -d < det._one_hi:
+        return False
+    det._held = False
+    det._commit(d, mx, my)
+    return True
 
 
 def tail_of(det, d):
@@ -18,7 +48,9 @@ def tail_of(det, d):
     drop; a rise only as far as the fall's level overshot its count (caught in the ringing's
     trough). A rise beyond is a hand holding part of the next stick on the tower (or a slow
     hand's first grams): taken as the tail, the level walked up with it and the stick weighed
-    short, placed 1.5 s late as an unexplained level."""
+    short, placed 1.5 s late as an unexplained level. (Nor a drop let_go takes.)"""
+    if det._held and det._one_lo < -d < det._one_hi:
+        return False
     return d < 0 or det._fall_drop - d >= det._fall_n * det._mean - det._band
 
 
