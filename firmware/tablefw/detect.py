@@ -7,10 +7,10 @@
 #   are followed while the plate is still and never become events. "Stable" is measured against
 #   the board's own noise, learned while the plate is quiet.
 #   A level that keeps moving one way is never followed (a slow hand's stick arrives over
-#   most of a second, each window looking still).
+#   most of a second, each window looking still), nor one that came within a still run.
 # - placed: a stable rise of about one stick (hands shake; a rise of two is a hand, not two
-#   sticks); a stick weighed while a hand still held part of it is corrected when the rest
-#   arrives. fell: a lower level held 50 ms, counted from the masses weighed when each stick
+#   sticks); a stick weighed while a hand still held part of it, or rested on it, is
+#   corrected when the rest arrives, or the hand lifts. fell: a lower level held 50 ms, counted from the masses weighed when each stick
 #   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
 #   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
 #   once (its weight leaving within _LEAVE_MS) is a placement and a fall (its rest is looked
@@ -86,6 +86,7 @@ from tablefw.settle import (
     SlowRing,
     back_after_fell,
     fall_rest,
+    hold_lapsed,
     let_go,
     loose_rest,
     place_through_ring,
@@ -671,6 +672,7 @@ class Detector:
         if not self._armed:
             return
         self._lean.watch(self)
+        hold_lapsed(self, t)
         level = self._level
         dev = total - level
         self._track_episode(t, dev)

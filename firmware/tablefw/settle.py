@@ -43,6 +43,13 @@ def let_go(det, t, d, mx, my):
     return True
 
 
+def hold_lapsed(det, t):
+    """Drop let_go's mark once _REST_MS has passed since the placement: the let-go comes
+    within it, and meanwhile fall onsets wait (after it they must not)."""
+    if det._held and ticks_diff(t, det._last_place_t) >= _REST_MS:
+        det._held = False
+
+
 def tail_of(det, d):
     """Can a level `d` off, soon after a fall with no hand, be that fall's tail? Any further
     drop; a rise only as far as the fall's level overshot its count (caught in the ringing's

@@ -3,9 +3,11 @@ the total steady one stick over the old level: that level is placed (it cannot b
 stick resting there), and the hand's let-go, back to the old level soon after, is no fall (the
 placement was the one for the fallen one)."""
 
+from dataclasses import replace
+
 from tuning_games import samples_between, tuning_game
 
-from sticktable.sim.detection import run_detector
+from sticktable.sim.detection import make_detector, run_detector
 
 
 def test_a_hand_letting_go_of_its_stick_after_a_fall_under_its_press_is_no_fall():
@@ -23,3 +25,19 @@ def test_a_hand_letting_go_of_its_stick_after_a_fall_under_its_press_is_no_fall(
     assert sum(e["count"] for e in fell) == 1, found
     assert 83603 < fell[0]["t_ms"] < 83803, found
     assert len([e for e in found if e["kind"] == "placed"]) == 1, found
+
+
+def test_fall_onsets_wait_for_a_let_go_only_while_it_can_come():
+    # The same placement (83.97 s) marks its hand as maybe still holding, and fall onsets wait
+    # meanwhile. Here the hand never lets go (the plate reads on as it did at 84.05 s): 0.8 s
+    # on, a let-go can no longer come, and the mark must be gone, or every later fall would
+    # wait for its level to settle until the next placement.
+    game = tuning_game("overlap", 1007)
+    det = make_detector(game.meta)
+    samples = samples_between(game, 78000, 84050)
+    run_detector(game.meta, samples, detector=det)
+    assert det._held, "the placement at 83.97 s is no longer marked held: the test's premise"
+    last = samples[-1]
+    steady = [replace(last, t_ms=last.t_ms + 12 * k) for k in range(1, 90)]
+    run_detector(game.meta, steady, detector=det)
+    assert not det._held
