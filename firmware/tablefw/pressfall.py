@@ -83,7 +83,7 @@ class PressWatch:
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
         self._from = 0  # ... before the residual last stood off it by more
-        self._held = 0  # samples in a row pressed harder than the fit's threshold
+        self._pressed = 0  # samples in a row pressed harder than the fit's threshold
         self._lost = False  # the line fitted is not this hand's
 
     def feed(self, dt100, dx, dy, span=0):
@@ -150,7 +150,7 @@ class PressWatch:
             # elsewhere): nothing it says is a stick leaving, until a new rebase.
             self._lost = True
             return False
-        self._held = self._held + 1 if dt >= self._fit_t else 0  # the hand still presses
+        self._pressed = self._pressed + 1 if dt >= self._fit_t else 0  # the hand still presses
         if r > self._maybe and moved <= self._maybe:
             if not self._low:
                 self._from = self._onl  # (how long it stood on the line before)
@@ -160,7 +160,7 @@ class PressWatch:
             # A stick near the hand's spot: its residual steps off a line that held, and holds
             # still while the hand presses on. (A spot fitted wrong never held; a stick placed
             # rests a few mm from where the hand pressed it once the hand has let go.)
-            if self._low >= _LONG and self._held >= _LONG and self._from >= _HOLD:
+            if self._low >= _LONG and self._pressed >= _LONG and self._from >= _HOLD:
                 return True
         else:
             self._low = 0
