@@ -31,12 +31,10 @@ def let_go(det, t, d, mx, my):
     told from a stick resting there): the hand may still hold its stick, pressing. Its let-go
     soon after, with no hand since, drops the level back by about what was placed: no fall
     (the placement was the one for the fallen one). Taken silently; True if so."""
-    if not det._held:
-        return False
-    if ticks_diff(t, det._last_place_t) >= _REST_MS or det._ep_pos:
-        det._held = False
-        return False
-    if not det._one_lo < -d < det._one_hi:
+    hold_lapsed(det, t)
+    if det._ep_pos:
+        det._held = False  # (a hand came since)
+    if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
     det._commit(d, mx, my)
