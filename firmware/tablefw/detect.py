@@ -10,12 +10,13 @@
 #   most of a second, each window looking still), nor one that came within a still run.
 # - placed: a stable rise of about one stick (hands shake; a rise of two is a hand, not two
 #   sticks); a stick weighed while a hand still held part of it, or rested on it, is
-#   corrected when the rest arrives, or the hand lifts. fell: a lower level held 50 ms, counted from the masses weighed when each stick
-#   was placed (and "all of them" when the tower is back to its empty level). touch: pressure
-#   that goes away leaving the level unchanged. A stick let go that rests a moment and drops at
-#   once (its weight leaving within _LEAVE_MS) is a placement and a fall (its rest is looked
-#   for on the raw total too: a ringing learned from a hand's tremor smears a short one; a rest
-#   holds, where a hand easing off slides through one stick's level).
+#   corrected when the rest arrives, or the hand lifts. fell: a lower level held 50 ms,
+#   counted from the masses weighed when each stick was placed (and "all of them" when the
+#   tower is back to its empty level). touch: pressure that goes away leaving the level
+#   unchanged. A stick let go that rests a moment and drops at once (its weight leaving within
+#   _LEAVE_MS) is a placement and a fall (its rest is looked for on the raw total too: a
+#   ringing learned from a hand's tremor smears a short one; a rest holds, where a hand easing
+#   off slides through one stick's level).
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick. One nearer the hand's spot is told once
