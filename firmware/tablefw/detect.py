@@ -137,6 +137,7 @@ _FIT_EVERY = const(4)
 _FREE_MS = const(150)  # the base shook this long ago: the plate now rings freely
 _KICK_REF = const(8)  # filtered values a kick's pulse is judged against
 _SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
+_OLD_MS = const(60000)  # a time older than this is kept at this age (see _young)
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
 _TILT_MG = const(70)  # topple: the base leans past ~4 degrees ...
 # Weights in % of the nominal stick.
@@ -632,19 +633,14 @@ class Detector:
         if self._jnoise < 4:
             self._jnoise = 4
         spread = self._spread(_WIN) if self._nring >= _WIN else 0
+        # Old times stay young enough to survive the board's tick wrap however long it is still.
+        self._shake_t = _young(t, self._shake_t)
+        self._last_place_t = _young(t, self._last_place_t)
+        self._last_fall_t = _young(t, self._last_fall_t)
+        self._let_t = _young(t, self._let_t)
+        self._knock_t = _young(t, self._knock_t)
+        self._hand_t = _young(t, self._hand_t)
         shaken = ticks_diff(t, self._shake_t)
-        if shaken > 60000:  # keep old times young enough to survive the board's tick wrap
-            self._shake_t = t - 60000
-        if ticks_diff(t, self._last_place_t) > 60000:
-            self._last_place_t = t - 60000
-        if ticks_diff(t, self._last_fall_t) > 60000:
-            self._last_fall_t = t - 60000
-        if ticks_diff(t, self._let_t) > 60000:
-            self._let_t = t - 60000
-        if ticks_diff(t, self._knock_t) > 60000:
-            self._knock_t = t - 60000
-        if ticks_diff(t, self._hand_t) > 60000:
-            self._hand_t = t - 60000
         if not self._ep and self._nring >= _WIN and shaken > self._hush:
             self._learn_noise(spread, rate)
         calm = self._nring >= _WIN and shaken > self._hush
@@ -1335,6 +1331,12 @@ def _samples(rate_hz, ms):
     """Samples in `ms` at the nominal rate (at least one)."""
     n = int(rate_hz * ms) // 1000
     return n if n > 0 else 1
+
+
+def _young(t, then):
+    """`then`, or a minute before `t` if it is older: a minute is older than any window here,
+    and ticks_diff stays right up to 2**29 ms apart only."""
+    return then if ticks_diff(t, then) <= _OLD_MS else t - _OLD_MS
 
 
 def _clamp(v, lim):

@@ -6,6 +6,8 @@ from sticktable.sim.detection import make_detector, run_detector
 from sticktable.sim.evaluate import evaluate
 from sticktable.sim.scenarios import scenario
 from sticktable.sim.tower import Sample
+from tablefw.compat import ticks_diff
+from tablefw.detect import _young
 
 
 def detect(name, seed=1, clean=False):
@@ -115,3 +117,11 @@ def test_board_ticks_wrapping_at_2_pow_30_change_nothing():
         (e["kind"], e.get("count")) for e in plain
     ]
     assert any(e["t_ms"] < 20_000 for e in moved) and any(e["t_ms"] > shift for e in moved)
+
+
+def test_times_older_than_a_minute_are_kept_a_minute_old_across_the_wrap():
+    # A plate still for days must not let a knock's time drift past ticks_diff's 2**29 range.
+    assert _young(100_000, 1_000) == 40_000
+    assert _young(100_000, 50_000) == 50_000
+    then = _young(5_000, (1 << 30) - 100_000)  # the clock wrapped since
+    assert ticks_diff(5_000, then) == 60_000
