@@ -1,7 +1,8 @@
 # The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
 # linear prediction fitted on the sample differences (or, while the plate swings about its
 # level, the same smoothed 1-2-1: see fit), and the period of a slow ringing, which
-# the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead).
+# the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead,
+# lasting).
 # Functions on the Detector's own state (kept apart so that compiling detect.py from source
 # fits a small heap); called from Detector.feed, so integers only and no allocation.
 
@@ -309,6 +310,19 @@ def _one_way(det, level, drop, unit):
         if d > top:
             top = d
     return 3 * (top - now) <= 4 * unit
+
+
+def lasting(det, level, drop, unit):
+    """On a slow ringing's boxcar, a drop that grew by a third of a stick over the last period,
+    going one way (_one_way): what the filter leaves of a knock's ringing comes back each
+    period (and a kick's pulse is gone again from the load before the boxcar), a weight
+    leaving does not. The two totals a period ago against the drop now."""
+    if det._bn <= _SMOOTH:
+        return False
+    ring = det._ring
+    j = det._ri - det._bn
+    then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    return 3 * (drop - then) >= unit and _one_way(det, level, drop, unit)
 
 
 def describe(a1, a2):
