@@ -39,8 +39,9 @@
 #   ringing to learn), each stick as 60 % of its weight has gone, going one way (a ringing's
 #   leftover swings above the level too; after a knock, or a kick the base hardly felt, a drop
 #   must hold half a period, counted through the knock's hush, and the load before the boxcar
-#   must still show it, unless on a slow plate it grew over the last period going one way: a
-#   knock's leftover comes back each period); the count is settled at the final level, and a
+#   must still show it, unless on a slow plate it grew over the last period (and each half of
+#   it, after a jump) going one way: a knock's leftover comes back each period, a kick's pulse
+#   steps the boxcar and holds it flat); the count is settled at the final level, and a
 #   further drop soon after with no hand (a fall's tail, or what a ringing hid) is counted on
 #   the whole drop less what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
@@ -753,9 +754,11 @@ class Detector:
         kicked = self._kicked(t, drop)
         knock = ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
         # (on a slow plate, a drop grown over the last period, going one way, is a weight
-        # leaving, no knock's leftover: told as any fall, within the hush too)
-        lasts = knock and not kicked and lasting(self, level, drop, unit)
-        if kicked or (knock and not lasts):
+        # leaving, no knock's leftover nor a kick's pulse: told as any fall, in the hush too)
+        lasts = (knock or kicked) and ticks_diff(t, self._shake_t) > _SHAKE_MS
+        if lasts:
+            lasts = lasting(self, level, drop, unit, kicked)
+        if (kicked or knock) and not lasts:
             # What is left of a knock's ringing dips for under half a period, and the load
             # before the boxcar shows it gone again; the kick's own swing above the level
             # (which the hold and that cover) need not hold the onset back the full window.

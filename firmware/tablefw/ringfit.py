@@ -312,17 +312,26 @@ def _one_way(det, level, drop, unit):
     return 3 * (top - now) <= 4 * unit
 
 
-def lasting(det, level, drop, unit):
+def lasting(det, level, drop, unit, kicked=False):
     """On a slow ringing's boxcar, a drop that grew by a third of a stick over the last period,
     going one way (_one_way): what the filter leaves of a knock's ringing comes back each
     period (and a kick's pulse is gone again from the load before the boxcar), a weight
-    leaving does not. The two totals a period ago against the drop now."""
+    leaving does not. The two totals a period ago against the drop now. `kicked` (a jump
+    of the raw total within the boxcar, the base calm): the drop grew over each half of the
+    period too, by a sixth of a stick; a pulse (a kick, a reading gone wild) steps the boxcar
+    within two samples and then holds it flat for its length."""
     if det._bn <= _SMOOTH:
         return False
     ring = det._ring
     j = det._ri - det._bn
     then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
-    return 3 * (drop - then) >= unit and _one_way(det, level, drop, unit)
+    if 3 * (drop - then) < unit or not _one_way(det, level, drop, unit):
+        return False
+    if not kicked:
+        return True
+    j = det._ri - det._bn // 2
+    mid = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    return 6 * (drop - mid) >= unit and 6 * (mid - then) >= unit
 
 
 def describe(a1, a2):

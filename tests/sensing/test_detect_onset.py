@@ -239,3 +239,20 @@ def test_a_stick_a_knock_sends_slowly_off_a_slowly_ringing_plate_is_told_as_it_g
     assert sum(1 for e in found if e["kind"] == "placed") == 4
     assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
     assert falls(found)[0][0] < 10020 + within, found
+
+
+@pytest.mark.parametrize(("ring_hz", "wild_at", "within"), [(6.5, 10000, 220), (7.5, 10050, 240)])
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_stick_leaving_a_slowly_ringing_plate_just_after_a_wild_reading_is_told_as_it_goes(
+    ring_hz, wild_at, within, seed
+):
+    # A stick's weight leaves over 200 ms from 10 s (plate at 6.5-7.5 Hz, zeta 0.01) and one
+    # cell reads 10 g wild twice as it begins. The raw total's jump makes the onset take it for a
+    # kick while the jump is in the boxcar; a drop that grew over each half of the last
+    # period as well, going one way, is no pulse (that steps the boxcar and holds it flat).
+    # Before: the onset held half a period, and the fall came at 10237-10250 ms.
+    meta, samples = trace(lambda t: ramp(t, 10000, 200, STICK_G), ring_hz, seed=seed, zeta=0.01)
+    found = run_detector(meta, wild_pair(samples, wild_at, 2, 10.0))
+    assert sum(1 for e in found if e["kind"] == "placed") == 4
+    assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
+    assert falls(found)[0][0] < 10000 + within, found
