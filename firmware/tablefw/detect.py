@@ -39,9 +39,11 @@
 #   ringing to learn), each stick as 60 % of its weight has gone, going one way (a ringing's
 #   leftover swings above the level too; after a knock, or a kick the base hardly felt, a drop
 #   must hold half a period, counted through the knock's hush, and the load before the boxcar
-#   must still show it); the count is settled at the final level, and a further drop soon
-#   after with no hand (a fall's tail, or what a ringing hid) is counted on the whole drop less
-#   what was reported: a partial drop is never an extra stick.
+#   must still show it, unless on a slow plate it grew over the last period (and each half of
+#   it, after a jump) going one way: a knock's leftover comes back each period, a kick's pulse
+#   steps the boxcar and holds it flat); the count is settled at the final level, and a
+#   further drop soon after with no hand (a fall's tail, or what a ringing hid) is counted on
+#   the whole drop less what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
 #   stick landing on the table beside the tower jolts it less and holds back no fall's onset.
 # - The plate rings at its resonance after any sudden load change (a stick leaving, a hand
@@ -81,7 +83,7 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import ahead, cos2_table, fit, raw_jump, seed, track
+from tablefw.ringfit import ahead, cos2_table, fit, lasting, raw_jump, seed, track
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import (
     SlowRing,
@@ -745,7 +747,14 @@ class Detector:
         unit = self._unit()
         hold = 2
         back = _WIN
-        if self._kicked(t, drop) or ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS:
+        kicked = self._kicked(t, drop)
+        knock = ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+        # (on a slow plate, a drop grown over the last period, going one way, is a weight
+        # leaving, no knock's leftover nor a kick's pulse: told as any fall, in the hush too)
+        lasts = (knock or kicked) and ticks_diff(t, self._shake_t) > _SHAKE_MS
+        if lasts:
+            lasts = lasting(self, level, drop, unit, kicked)
+        if (kicked or knock) and not lasts:
             # What is left of a knock's ringing dips for under half a period, and the load
             # before the boxcar shows it gone again; the kick's own swing above the level
             # (which the hold and that cover) need not hold the onset back the full window.
@@ -772,7 +781,7 @@ class Detector:
             self._fk_run = 0
             return
         self._fk_run += 1
-        if pre and self._fk_run >= hold:
+        if pre and not lasts and self._fk_run >= hold:
             self._fk_run = hold - 1  # (in a knock's hush: held, told once the hush ends)
         if self._fk_run < hold:
             return  # held for two samples (longer after a knock)

@@ -1,7 +1,8 @@
 # The plate's ringing learned from the detector's totals (tablefw/detect.py): a second-order
 # linear prediction fitted on the sample differences (or, while the plate swings about its
 # level, the same smoothed 1-2-1: see fit), and the period of a slow ringing, which
-# the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead).
+# the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead,
+# lasting).
 # Functions on the Detector's own state (kept apart so that compiling detect.py from source
 # fits a small heap); called from Detector.feed, so integers only and no allocation.
 
@@ -281,18 +282,56 @@ def ahead(det, level, drop, unit):
     """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
     length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
     change over that half, is 60 % of a stick, and the drop itself a third of one, while the
-    newest load before the boxcar still shows that drop."""
+    load before the boxcar goes one way (_one_way)."""
     ring = det._ring
     j = det._ri - det._bn // 2  # (the mean of the two totals that long ago)
     then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
     on = 2 * drop - (then if then > 0 else 0)
     if 3 * drop < unit or 5 * on < 3 * unit:
         return 0
-    # A weight leaving stays gone: the newest load before the boxcar shows at least the drop
-    # the boxcar shows. A kick the base hardly felt (no jolt) leaves a pulse a few samples
-    # long through the inverse filter (the cells average over their conversion), gone again
-    # while the boxcar still holds it as a drop of half a stick.
-    return 1 if det._uh[(det._si - 1) & _UMASK] <= level - drop else 0
+    return 1 if _one_way(det, level, drop, unit) else 0
+
+
+def _one_way(det, level, drop, unit):
+    """A weight leaving stays gone: the newest load before the boxcar (its last four values:
+    the inverse filter raises the cells' noise, most at the sample rate, which pairs cancel)
+    shows at least the drop the boxcar shows, and its last pair is within 2/3 of a stick of
+    the most any pair in the boxcar showed. A kick the base hardly felt (no jolt) leaves a
+    pulse a few samples long through the inverse filter (the cells average over their
+    conversion), gone again while the boxcar still holds it as a drop of half a stick."""
+    uh = det._uh
+    si = det._si
+    now = 2 * level - uh[(si - 1) & _UMASK] - uh[(si - 2) & _UMASK]
+    if now + 2 * level - uh[(si - 3) & _UMASK] - uh[(si - 4) & _UMASK] < 4 * drop:
+        return False
+    top = now
+    for j in range(2, det._bn):
+        d = 2 * level - uh[(si - j) & _UMASK] - uh[(si - j - 1) & _UMASK]
+        if d > top:
+            top = d
+    return 3 * (top - now) <= 4 * unit
+
+
+def lasting(det, level, drop, unit, kicked=False):
+    """On a slow ringing's boxcar, a drop that grew by a third of a stick over the last period,
+    going one way (_one_way): what the filter leaves of a knock's ringing comes back each
+    period (and a kick's pulse is gone again from the load before the boxcar), a weight
+    leaving does not. The two totals a period ago against the drop now. `kicked` (a jump
+    of the raw total within the boxcar, the base calm): the drop grew over each half of the
+    period too, by a sixth of a stick; a pulse (a kick, a reading gone wild) steps the boxcar
+    within two samples and then holds it flat for its length."""
+    if det._bn <= _SMOOTH:
+        return False
+    ring = det._ring
+    j = det._ri - det._bn
+    then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    if 3 * (drop - then) < unit or not _one_way(det, level, drop, unit):
+        return False
+    if not kicked:
+        return True
+    j = det._ri - det._bn // 2
+    mid = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    return 6 * (drop - mid) >= unit and 6 * (mid - then) >= unit
 
 
 def describe(a1, a2):
