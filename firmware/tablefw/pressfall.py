@@ -152,8 +152,8 @@ class PressWatch:
             return False
         self._pressed = self._pressed + 1 if dt >= self._fit_t else 0  # the hand still presses
         if r > self._maybe and moved <= self._maybe:
-            if not self._low:
-                self._from = self._onl  # (how long it stood on the line before)
+            if self._onl > self._from:
+                self._from = self._onl  # (how long it stood on the line)
             self._low += 1
             if self._low >= _HOLD:
                 self.maybe = True
@@ -162,8 +162,8 @@ class PressWatch:
             # rests a few mm from where the hand pressed it once the hand has let go.)
             if self._low >= _LONG and self._pressed >= _LONG and self._from >= _HOLD:
                 return True
-        else:
-            self._low = 0
+        elif self._onl or r > self._maybe:
+            self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
         self._onl = self._onl + 1 if r <= self._maybe else 0
         if r > self._off:
             # A stick gone stays gone: the residual holds still within its own noise, or its

@@ -189,3 +189,30 @@ def test_a_wild_reading_through_the_ringing_filter_is_no_stick_leaving():
 def test_a_stick_leaving_after_a_wild_reading_is_still_seen():
     at = _press_with_wild_reading(PressWatch(int(STICK_G * 100)), _BOXCAR + 2, stick_at=60)
     assert at is not None and 60 < at <= 70, at
+
+
+def _near_press_with_dips(watch, dips, fall_at=40, samples=80):
+    """A press at (30, -10) mm; a stick at (16, -10) mm (14 mm off the hand's spot: 112 g x mm)
+    leaves over 5 samples from `fall_at`; at the samples in `dips` the residual comes back under
+    the maybe threshold (12 mm) for one sample. First sample fired at, or None."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        gone = min(1.0, max(0.0, (n - fall_at) / 5.0)) * STICK_G
+        dip = 25.0 if n in dips else 0.0
+        dt = force - gone
+        dx = force * 30.0 - gone * 16.0 - dip
+        dy = force * -10.0 + gone * 10.0
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_stick_near_the_hand_is_told_though_its_residual_dips_back_once():
+    # Overlap tuning game 1006 (82.1 s): a stick 13-14 mm off the hand's spot, its residual
+    # held 105-125 g x mm (maybe threshold 96) for a second while the hand pressed on, but
+    # dipped to 93-96 for one sample now and then: each dip started the hold again and
+    # forgot that the residual had stood on the line before (told 1.2 s late, as the hand
+    # left). A single sample back under the threshold is the residual's noise.
+    clean = _near_press_with_dips(PressWatch(int(STICK_G * 100)), ())
+    at = _near_press_with_dips(PressWatch(int(STICK_G * 100)), (49, 53, 57, 61, 65, 69))
+    assert clean is not None and at is not None and at <= clean + 3, (clean, at)
