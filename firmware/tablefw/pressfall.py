@@ -70,6 +70,7 @@ class PressWatch:
         self._sxy = 0
         self._syy = 0
         self._run = 0
+        self._resume = 0  # the run a wild reading broke (goes on if the residual is back)
         self._fitted = 0  # samples in the fit
         self._trusted = False  # the spot's first fit is done
         self._odd = 0  # samples in a row left out of the fit as far off the spot so far
@@ -100,9 +101,10 @@ class PressWatch:
         self._prev = dt
         if step > self._fast or step < -self._fast:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
-        if self._wait:  # at slightly different moments disagree, and a missing reading is
-            self._wait -= 1  # repeated: the residual means nothing for a while
-            self._run = 0
+            self._resume = 0  # at slightly different moments disagree, and a missing reading
+        if self._wait:  # is repeated: the residual means nothing for a while
+            self._wait -= 1
+            self._run = 0 if self._wait else self._resume
             self._low = 0
             self._cont = False
             return False
@@ -118,21 +120,23 @@ class PressWatch:
             ry = dy - hy * dt // 16
             r = abs(rx) + abs(ry)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
-            jump = span and self._trusted and self._cont and moved > _JUMP_X * self._off
-            self._rx = rx
-            self._ry = ry
-            self._cont = True
-            if jump:
+            if span and self._trusted and self._cont and moved > _JUMP_X * self._off:
                 # One reading gone wild (a bit error under the spike limit, a missing one
                 # guessed halfway through a fast ringing swing): the ringing's inverse filter
                 # turns it into a pulse, far faster than any load the smoothing lets through,
                 # and its average then holds what the pulse leaves for its whole length, off
-                # the line, like a stick gone. Nothing is judged until it has passed.
+                # the line, like a stick gone. Nothing is judged until it has passed; a
+                # residual back where it held before it (the next sample's `moved` is measured
+                # from there) goes on with the run it had.
                 self._wait = span
+                self._resume = self._run
                 self._run = 0
                 self._low = 0
                 self._cont = False
                 return False
+            self._rx = rx
+            self._ry = ry
+            self._cont = True
             # The residual's running average over a few samples (a fast ringing's period):
             # how far that moved this sample.
             ex = (rx - self._sx) >> _EVEN
