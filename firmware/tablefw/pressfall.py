@@ -16,9 +16,13 @@
 # presses harder than a stick resting alone (the fit's threshold): a fit gone wrong never
 # stood on its line, and once the hand has let go the stick it placed rests where it rests.
 # Held any shorter, or as the hand lets go, it is only a maybe: detect.py decides from the
-# moments once the hand has gone. The residual's noise is learned from the watch's first
-# samples on (those the first fit takes too): the first press of a noisy board is judged
-# against that noise, not the threshold's minimum; a residual held off the line is no noise.
+# moments once the hand has gone. A light hand (a stick placed, barely pressed, while another
+# falls) may never press hard enough for the spot to be trusted: there a residual off the first
+# samples' line that holds still while the hand's load changes by half again is a stick gone
+# (a line fitted wrong leaves a residual that grows with the load). The residual's noise is
+# learned from the watch's first samples on (those the first fit takes too): the first press
+# of a noisy board is judged against that noise, not the threshold's minimum; a residual held
+# off the line is no noise.
 # Within one episode a stick that has come to rest alone is the new origin (rebase); a
 # residual farther off than any two loads on the plate means the line is not this hand's, and
 # the watch says nothing more.
@@ -70,6 +74,12 @@ class PressWatch:
         self._sxy = 0
         self._syy = 0
         self._run = 0
+        self._resume = 0  # the run a wild reading broke (goes on if the residual is back)
+        self._apart = 0  # samples in a row the first fit's residual held near (_ax, _ay) ...
+        self._ax = 0
+        self._ay = 0
+        self._alo = 0  # ... and the least and most pressed of them
+        self._ahi = 0
         self._fitted = 0  # samples in the fit
         self._trusted = False  # the spot's first fit is done
         self._odd = 0  # samples in a row left out of the fit as far off the spot so far
@@ -100,9 +110,11 @@ class PressWatch:
         self._prev = dt
         if step > self._fast or step < -self._fast:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
-        if self._wait:  # at slightly different moments disagree, and a missing reading is
-            self._wait -= 1  # repeated: the residual means nothing for a while
-            self._run = 0
+            self._resume = 0  # at slightly different moments disagree, and a missing reading
+        if self._wait:  # is repeated: the residual means nothing for a while
+            self._wait -= 1
+            self._run = 0 if self._wait else self._resume
+            self._apart = min(self._apart, 0)
             self._low = 0
             self._cont = False
             return False
@@ -118,21 +130,24 @@ class PressWatch:
             ry = dy - hy * dt // 16
             r = abs(rx) + abs(ry)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
-            jump = span and self._trusted and self._cont and moved > _JUMP_X * self._off
-            self._rx = rx
-            self._ry = ry
-            self._cont = True
-            if jump:
+            cont = self._cont
+            if span and self._trusted and cont and moved > _JUMP_X * self._off:
                 # One reading gone wild (a bit error under the spike limit, a missing one
                 # guessed halfway through a fast ringing swing): the ringing's inverse filter
                 # turns it into a pulse, far faster than any load the smoothing lets through,
                 # and its average then holds what the pulse leaves for its whole length, off
-                # the line, like a stick gone. Nothing is judged until it has passed.
+                # the line, like a stick gone. Nothing is judged until it has passed; a
+                # residual back where it held before it (the next sample's `moved` is measured
+                # from there) goes on with the run it had.
                 self._wait = span
+                self._resume = self._run
                 self._run = 0
                 self._low = 0
                 self._cont = False
                 return False
+            self._rx = rx
+            self._ry = ry
+            self._cont = True
             # The residual's running average over a few samples (a fast ringing's period):
             # how far that moved this sample.
             ex = (rx - self._sx) >> _EVEN
@@ -142,6 +157,10 @@ class PressWatch:
             settled = abs(ex) + abs(ey)
         if not self._trusted:
             self.residual = 0
+            if self._fitted < _FIRST:
+                self._apart = 0
+            elif self._held_apart(dt, rx, ry, span and cont and moved > _JUMP_X * self._off, span):
+                return True
             self._learn_first(dt, dx, dy, r)
             return False
         self.residual = r
@@ -152,8 +171,8 @@ class PressWatch:
             return False
         self._pressed = self._pressed + 1 if dt >= self._fit_t else 0  # the hand still presses
         if r > self._maybe and moved <= self._maybe:
-            if not self._low:
-                self._from = self._onl  # (how long it stood on the line before)
+            if self._onl > self._from:
+                self._from = self._onl  # (how long it stood on the line)
             self._low += 1
             if self._low >= _HOLD:
                 self.maybe = True
@@ -162,8 +181,8 @@ class PressWatch:
             # rests a few mm from where the hand pressed it once the hand has let go.)
             if self._low >= _LONG and self._pressed >= _LONG and self._from >= _HOLD:
                 return True
-        else:
-            self._low = 0
+        elif self._onl or r > self._maybe:
+            self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
         self._onl = self._onl + 1 if r <= self._maybe else 0
         if r > self._off:
             # A stick gone stays gone: the residual holds still within its own noise, or its
@@ -184,6 +203,36 @@ class PressWatch:
         if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
+
+    def _held_apart(self, dt, rx, ry, jump, span):
+        """Before the spot is trusted (a light hand: the stick it places and its press stay
+        under the fit's threshold most of the time, and a stick falling meanwhile takes its weight
+        off again), a residual off the first samples' line that holds still while the hand's
+        load changes by half again is a stick gone from elsewhere: a line fitted wrong leaves a
+        residual that grows with the load. (The hand still presses: moments that shift with no
+        load are a table leant on. A wild reading's pulse, averaged, holds still for `span`
+        samples: none of them counts.)"""
+        if jump:
+            self._apart = -span
+        if self._apart < 0:
+            self._apart += 1
+            return False
+        if self._apart and abs(rx - self._ax) + abs(ry - self._ay) <= self._off // 2:
+            self._apart += 1
+            self._alo = min(self._alo, dt)
+            self._ahi = max(self._ahi, dt)
+        else:
+            self._apart = 1
+            self._ax = rx
+            self._ay = ry
+            self._alo = dt
+            self._ahi = dt
+        return (
+            self._apart >= _HOLD
+            and abs(self._ax) + abs(self._ay) > self._off
+            and self._alo * 4 >= self._min_t
+            and self._ahi * 2 >= self._alo * 3
+        )
 
     def _learn_first(self, dt, dx, dy, r):
         """The spot's first fit, until _FITTED samples. One far off the spot so far is left

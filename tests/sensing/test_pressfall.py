@@ -189,3 +189,101 @@ def test_a_wild_reading_through_the_ringing_filter_is_no_stick_leaving():
 def test_a_stick_leaving_after_a_wild_reading_is_still_seen():
     at = _press_with_wild_reading(PressWatch(int(STICK_G * 100)), _BOXCAR + 2, stick_at=60)
     assert at is not None and 60 < at <= 70, at
+
+
+def _near_press_with_dips(watch, dips, fall_at=40, samples=80):
+    """A press at (30, -10) mm; a stick at (16, -10) mm (14 mm off the hand's spot: 112 g x mm)
+    leaves over 5 samples from `fall_at`; at the samples in `dips` the residual comes back under
+    the maybe threshold (12 mm) for one sample. First sample fired at, or None."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        gone = min(1.0, max(0.0, (n - fall_at) / 5.0)) * STICK_G
+        dip = 25.0 if n in dips else 0.0
+        dt = force - gone
+        dx = force * 30.0 - gone * 16.0 - dip
+        dy = force * -10.0 + gone * 10.0
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_stick_near_the_hand_is_told_though_its_residual_dips_back_once():
+    # Overlap tuning game 1006 (82.1 s): a stick 13-14 mm off the hand's spot, its residual
+    # held 105-125 g x mm (maybe threshold 96) for a second while the hand pressed on, but
+    # dipped to 93-96 for one sample now and then: each dip started the hold again and
+    # forgot that the residual had stood on the line before (told 1.2 s late, as the hand
+    # left). A single sample back under the threshold is the residual's noise.
+    clean = _near_press_with_dips(PressWatch(int(STICK_G * 100)), ())
+    at = _near_press_with_dips(PressWatch(int(STICK_G * 100)), (49, 53, 57, 61, 65, 69))
+    assert clean is not None and at is not None and at <= clean + 3, (clean, at)
+
+
+def test_a_stick_leaving_after_a_wild_reading_goes_on_with_the_run_it_had():
+    # Noisy tuning game 1003 (127.7 s): the residual of a stick gone had held 2 samples when a
+    # wild reading passed through the ringing filter; after it the residual was back where it
+    # held, but the run started again, and the fall came 219 ms after the stick began leaving.
+    # Back where it held before the wild reading, the residual goes on with its run.
+    at = _press_with_wild_reading(PressWatch(int(STICK_G * 100)), _BOXCAR + 2, stick_at=33)
+    assert at is not None and 40 + _BOXCAR + 3 <= at <= 40 + _BOXCAR + 4, at  # (else 57)
+
+
+def _light_press(watch, stick_xy=(-25.0, 20.0), fall=True, skew=0.0, samples=80):
+    """A light hand at (30, -10) mm: a stick it places and its press, 13 g for 3 samples (the
+    fit's threshold is 12 g), then 10 g; from sample 20 a stick at `stick_xy` leaves over 5
+    samples while the hand's load grows by 1-9 g (the total stays under 12 g: the spot is never
+    trusted). `skew`: mm the first samples lie off the hand's spot. First sample fired at."""
+    for n in range(samples):
+        force = min(2.5 * n, 13.0) if n < 9 else 10.0
+        k = 0.0 if not fall else min(1.0, max(0.0, (n - 20) / 5.0))
+        if n >= 20:
+            force += (5.0 + 4.0 * math.sin(n / 3.0)) * (k if fall else 1.0)
+        gone = k * STICK_G
+        dt = force - gone
+        dx = force * (30.0 + (skew if n < 9 else 0.0)) - gone * stick_xy[0]
+        dy = force * -10.0 - gone * stick_xy[1]
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_stick_leaving_while_a_light_hand_presses_is_seen_before_the_spot_is_trusted():
+    # Overlap tuning games 1005 (402.2 s) and 1000 (264.2 s), noisy 1007 (281.4 s): a hand
+    # placing a stick lightly while another fell elsewhere; its load stayed under the fit's
+    # threshold, so the spot was never trusted and the fall was told as the hand left
+    # (0.5-1 s late). The residual off the first samples' line held still while the hand's
+    # load changed by half again: no line fitted wrong does that.
+    at = _light_press(PressWatch(int(STICK_G * 100)))
+    assert at is not None and 25 <= at <= 40, at
+
+
+def test_a_line_fitted_wrong_before_it_is_trusted_is_no_stick():
+    # The first samples 5 mm off the hand's spot: the residual off that line grows and shrinks
+    # with the hand's load, never holding still while the load changes.
+    assert _light_press(PressWatch(int(STICK_G * 100)), fall=False, skew=5.0) is None
+    assert _light_press(PressWatch(int(STICK_G * 100)), fall=False, skew=-5.0) is None
+
+
+def _light_press_with_wild_reading(watch, at, err_g=15.0):
+    """A light hand at (30, -10) mm (13 g for 3 samples, then 3-11 g: never trusted); at sample
+    `at` one reading of the cell at (-70, 70) mm is `err_g` off, as the ringing filter passes
+    it on (_press_with_wild_reading). First sample fired at, or None."""
+    for n in range(80):
+        force = min(2.5 * n, 13.0) if n < 9 else 10.0
+        if n >= 20:
+            force = 7.0 + 4.0 * math.sin(n / 3.0)
+        k = _WILD[n - at] * err_g if 0 <= n - at < len(_WILD) else 0.0
+        dt = force + k
+        dx = force * 30.0 - 70.0 * k
+        dy = force * -10.0 + 70.0 * k
+        if watch.feed(int(dt * 100), int(dx), int(dy), _BOXCAR + 2):
+            return n
+    return None
+
+
+def test_a_wild_reading_under_a_light_hand_is_no_stick():
+    # The period's average holds what the filter leaves of a wild reading still, off the first
+    # samples' line, while the hand's load changes: like a stick gone, but for the filter's span
+    # only, and it came in one jump.
+    for at in (23, 35, 47):
+        for err in (12.0, 15.0, -15.0):
+            assert _light_press_with_wild_reading(PressWatch(int(STICK_G * 100)), at, err) is None
