@@ -41,7 +41,9 @@
 #   must hold half a period, counted through the knock's hush, and the load before the boxcar
 #   must still show it, unless on a slow plate it grew over the last period (and each half of
 #   it, after a jump) going one way: a knock's leftover comes back each period, a kick's pulse
-#   steps the boxcar and holds it flat); the count is settled at the final level, and a
+#   steps the boxcar and holds it flat; once a fall is under way, its further sticks are
+#   counted over a whole period of the ringing, where what the filter leaves of a heavy
+#   knock's ringing averages out); the count is settled at the final level, and a
 #   further drop soon after with no hand (a fall's tail, or what a ringing hid) is counted on
 #   the whole drop less what was reported: a partial drop is never an extra stick.
 # - A knock jolts the base: while it shakes (and briefly after) no level counts as stable. A
@@ -83,7 +85,16 @@ from tablefw.lean import LeanWatch
 from tablefw.median import median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
-from tablefw.ringfit import ahead, cos2_table, fit, lasting, raw_jump, seed, track
+from tablefw.ringfit import (
+    ahead,
+    cos2_table,
+    cycle_drop,
+    fit,
+    lasting,
+    raw_jump,
+    seed,
+    track,
+)
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import (
     SlowRing,
@@ -759,7 +770,10 @@ class Detector:
             # before the boxcar shows it gone again; the kick's own swing above the level
             # (which the hold and that cover) need not hold the onset back the full window.
             hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
-            drop = self._gone(level, drop)
+            if self._fk and knock and self._bn == _SMOOTH and self._a2:
+                drop = cycle_drop(self, level)  # (how many more of a fall under way)
+            else:
+                drop = self._gone(level, drop)
             back = hold
         short = self._short(t)
         if short:

@@ -38,6 +38,31 @@ def cos2_table():
     return table
 
 
+# cos^2 (x1024) of the angle per sample halfway between a fast ringing's whole periods of
+# n and n + 1 samples, n = 4..9 (built once): its period to the nearest sample.
+_FAST = array("i", [round(math.cos(4 * math.pi / (2 * n + 1)) ** 2 * 1024) for n in range(4, 10)])
+
+
+def cycle_drop(det, level):
+    """A fast ringing's boxcar (4 samples) averages less than its period: what the filter
+    leaves of a heavy ringing (a knock's, 100 g and more on a lightly damped plate, the
+    learned ringing a few % off) swings the nulled total by a few grams for a second. Over
+    one whole period of the learned ringing that leftover, at the plate's own frequency,
+    averages out: the drop below `level` the last period's nulled totals show."""
+    c2 = _cos2(det._a1, det._a2)
+    n = 4
+    for i in range(6):
+        if c2 >= _FAST[i]:
+            n += 1
+    ring = det._ring
+    j = det._ri
+    s = 0
+    for _ in range(n):
+        j = (j - 1) & _RMASK
+        s += ring[j]
+    return level - s // n
+
+
 def _cos2(a1, a2):
     """cos^2 of a ringing's angle per sample, x1024: a1^2 / -a2 with a1, a2 in Q8. 0 unless
     a2 < 0 and a1 > 0 (a period longer than 4 samples)."""
