@@ -30,7 +30,8 @@
 #   its drop back by about that stick soon after, no hand since, is that hand letting go, no
 #   fall (settle.let_go).
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
-#   back, though the plate still rings (heavy ringing takes a second to die away).
+#   back, though the plate still rings (heavy ringing takes a second to die away; one not
+#   learned yet too: the windows' average takes out most of it).
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
 #   level holds within a few bands for 0.8 s is settled as a stable window would be, else its
 #   level is taken as it is (a slow plate's unlearned ringing can keep every window from
@@ -706,9 +707,9 @@ class Detector:
         if calm and self._ep and knocked > _KNOCK_RING_MS and self._slow.place(self, t, level):
             return
         ringing = self._a2 or self._c2  # a ringing seen (confirmed or a candidate)
-        if calm and self._ep and ringing and not self._ep_fell:
+        if calm and self._ep and not self._ep_fell:
             self._touch_through_ring(t, level)
-            if place_through_ring(self, t, level):
+            if ringing and place_through_ring(self, t, level):
                 return
         if calm and self._ep_fell and back_after_fell(self, level):
             self._fk = 0  # (told at once: a new fall counts afresh)
@@ -1250,8 +1251,10 @@ class Detector:
     def _touch_through_ring(self, t, level):
         """A hand pressed and has gone: the level, averaged over the last two windows, is
         back where it was and steady, though the plate still rings too much for a stable
-        window (heavy ringing takes a second to die away). The touch is reported now; the
-        episode runs on until the plate is still (it holds back onsets meanwhile)."""
+        window (heavy ringing takes a second to die away; one the fits have not learned yet
+        swings the total itself, and the two windows' average takes out most of it). The
+        touch is reported now; the episode runs on until the plate is still (it holds back
+        onsets meanwhile)."""
         if self._ep_touch or not self._touched() or self._let_go_fell() or self._press.maybe:
             return  # (maybe a stick fell during the press: the stable level tells)
         half = self._same // 2
