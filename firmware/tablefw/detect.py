@@ -53,8 +53,9 @@
 #   letting go, a knock). The detector learns the ringing as a damped sinusoid from the free
 #   ringing it sees (a second-order linear prediction fitted on the sample differences, while
 #   it swings about its level also on the same smoothed 1-2-1, which the cells' noise biases
-#   less: a slow plate's first free ringing; a hand's tremor rides off the level; a knock's
-#   ringing, the plate's own, replaces at once one learned from a tremor) and nulls
+#   less: a slow plate's first free ringing; a hand's tremor rides off the level, and off
+#   it no fit replaces a confirmed ringing; a knock's ringing, the plate's own, replaces at
+#   once one learned from a tremor) and nulls
 #   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
 #   (10+ samples a period), over one period: there noise biases the fitted damping and the
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
@@ -275,6 +276,7 @@ class Detector:
         self._c1 = 0
         self._c2 = 0
         self._odd = 0  # fits since the last one that agreed
+        self._proved = False  # a fit with no hand on the plate agreed with the candidate (ringfit)
         self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
         self._seen = 0  # readings per cell so far (for the median warm-up)
         self._mi = 0
@@ -466,7 +468,8 @@ class Detector:
         track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
-                fit(self, di, self._rung(t))
+                handless = ticks_diff(t, self._hand_t) > _RW * self._ms_per_sample
+                fit(self, di, self._rung(t), handless)
         return self._inverse(0, y)
 
     def _rung(self, t):

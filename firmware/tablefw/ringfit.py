@@ -210,7 +210,7 @@ def _slow(det):
     return _cos2(det._fa1, det._fa2) >= det._cos2[0]
 
 
-def fit(det, di, knocked=False):
+def fit(det, di, knocked=False, handless=False):
     """Fit the ringing to the window's differences; keep it if it predicts well, is a damped
     oscillation and decays as fast as the window's energy does, blended into what was learned.
     The cells' white noise, strongest at high frequency, biases a fit on the plain differences
@@ -224,7 +224,14 @@ def fit(det, di, knocked=False):
     a hand pressing): that ringing is the plate's own, struck hard, so a fit that disagrees
     with the ringing in use starts a new candidate at once (one learned from a slow hand's
     tremor, held on a stick already placed, passes for the plate's: nulled with it, a knock's
-    ringing hides for most of a second what the knock sent off)."""
+    ringing hides for most of a second what the knock sent off).
+    `handless`: no sample of the window stood above the level with the base calm (a hand).
+    Once a ringing is confirmed and proved (a fit about the level and handless, or a knock's,
+    agreed with it), a fit off the level that disagrees is ignored, not counted against it: a
+    long press's tremor fits as a lightly damped ringing, and on a lightly ringing plate it
+    swapped itself in for the plate's at every long press. One learned from presses alone may
+    be a tremor (so may one about the level while a light hand still touches), and any fit
+    may still replace it."""
     free = _free(det)
     if free and det._bn > _SMOOTH and _solve(det, di, True):
         pass  # (a slow ringing learned: the smoothed fit first)
@@ -242,13 +249,17 @@ def fit(det, di, knocked=False):
         det._c1 = c1 + ((a1 - c1) >> 2)
         det._c2 = c2 + ((a2 - c2) >> 2)
         det._odd = 0
+        det._proved = det._proved or (free and handless) or knocked
         if det._fits < 1000:
             det._fits += 1
+    elif det._proved and det._fits >= _CONFIRM and not free and not knocked:
+        return  # (a press's tremor, off the level, replaces no proved ringing)
     elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM or knocked:
         det._c1 = a1  # a new candidate
         det._c2 = a2
         det._fits = 1
         det._odd = 0
+        det._proved = (free and handless) or knocked
     else:
         det._odd += 1
     if det._fits >= _CONFIRM:
@@ -388,4 +399,5 @@ def seed(det, cycle, zeta):
     det._c2 = det._a2 = a2
     det._fits = _CONFIRM
     det._odd = 0
+    det._proved = True
     period(det)
