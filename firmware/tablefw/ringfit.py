@@ -319,9 +319,7 @@ def ahead(det, level, drop, unit):
     length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
     change over that half, is 60 % of a stick, and the drop itself a third of one, while the
     load before the boxcar goes one way (_one_way)."""
-    ring = det._ring
-    j = det._ri - det._bn // 2  # (the mean of the two totals that long ago)
-    then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    then = _drop_back(det, level, det._bn // 2)
     on = 2 * drop - (then if then > 0 else 0)
     if 3 * drop < unit or 5 * on < 3 * unit:
         return 0
@@ -358,16 +356,21 @@ def lasting(det, level, drop, unit, kicked=False):
     within two samples and then holds it flat for its length."""
     if det._bn <= _SMOOTH:
         return False
-    ring = det._ring
-    j = det._ri - det._bn
-    then = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    then = _drop_back(det, level, det._bn)
     if 3 * (drop - then) < unit or not _one_way(det, level, drop, unit):
         return False
     if not kicked:
         return True
-    j = det._ri - det._bn // 2
-    mid = level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
+    mid = _drop_back(det, level, det._bn // 2)
     return 6 * (drop - mid) >= unit and 6 * (mid - then) >= unit
+
+
+def _drop_back(det, level, back):
+    """The drop below `level` of the nulled total `back` samples ago (the mean of the two
+    totals then: the inverse filter's noise is highest at the sample rate)."""
+    ring = det._ring
+    j = det._ri - back
+    return level - (ring[(j - 1) & _RMASK] + ring[(j - 2) & _RMASK]) // 2
 
 
 def describe(a1, a2):
