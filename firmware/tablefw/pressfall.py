@@ -13,7 +13,8 @@
 # judged until the filter's average has let it go). A smaller
 # residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once it has
 # held still for _LONG samples, stepping off a line it had stood on, while the hand still
-# presses harder than a stick resting alone (the fit's threshold): a fit gone wrong never
+# presses harder than a stick resting alone (the fit's threshold; with the stick gone added
+# back, its weight is off the total too): a fit gone wrong never
 # stood on its line, and once the hand has let go the stick it placed rests where it rests.
 # Held any shorter, or as the hand lets go, it is only a maybe: detect.py decides from the
 # moments once the hand has gone. A light hand (a stick placed, barely pressed, while another
@@ -169,7 +170,11 @@ class PressWatch:
             # elsewhere): nothing it says is a stick leaving, until a new rebase.
             self._lost = True
             return False
-        self._pressed = self._pressed + 1 if dt >= self._fit_t else 0  # the hand still presses
+        # The hand still presses harder than a stick resting alone; once the residual stands off
+        # the line (a stick maybe gone, its weight off the total too) the hand's share is the
+        # total and that stick: a light hand pressing on would read as one let go.
+        hand = dt + self._min_t if self._low else dt
+        self._pressed = self._pressed + 1 if hand >= self._fit_t else 0
         if r > self._maybe and moved <= self._maybe:
             if self._onl > self._from:
                 self._from = self._onl  # (how long it stood on the line)
