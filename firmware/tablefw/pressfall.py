@@ -44,6 +44,9 @@ _HOLD = const(4)  # samples the residual must stay off the line
 _LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on the line
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
+_LEARN_X = const(3)  # the spot is learned from samples within _off / this (~its noise): a
+# stick leaving near the hand's spot, its weight going over tens of ms, would bend the line
+# towards it and hide part of its own step
 _JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
 
 
@@ -205,7 +208,7 @@ class PressWatch:
         self._run = 0
         if r and not self._low:  # (a residual held off the line is no noise)
             self._learn_noise(r)
-        if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
+        if dt >= self._fit_t and r * _LEARN_X <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
 

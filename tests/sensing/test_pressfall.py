@@ -312,3 +312,28 @@ def test_a_stick_near_a_light_hand_is_told_while_it_presses_on():
     # residual says is gone.
     at = _light_press_near(PressWatch(int(STICK_G * 100)))
     assert at is not None and at <= 40 + 5 + 12, at
+
+
+def _slow_leaving(watch, stick_xy, over, fall_at=40, samples=90):
+    """The wandering press at (30, -10) mm while a stick at `stick_xy` leaves over `over`
+    samples from `fall_at`. The first sample the watch fired at, or None."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        gone = min(1.0, max(0.0, (n - fall_at) / over)) * STICK_G
+        if watch.feed(
+            int((force - gone) * 100),
+            int(force * 30.0 - gone * stick_xy[0]),
+            int(force * -10.0 - gone * stick_xy[1]),
+        ):
+            return n
+    return None
+
+
+def test_a_stick_leaving_slowly_near_the_hand_does_not_bend_its_line_away():
+    # Noisy game (tuning seed 1004), 53.28 s: a stick fell 15 mm from where a hand pressed the
+    # next one on. The samples on its way off, still within half the watch's threshold of the
+    # line, were learned into the hand's spot: the line turned towards the stick and its
+    # residual never held over the maybe threshold (missed; the press came out a touch). The
+    # spot is learned from samples within about the residual's noise only.
+    at = _slow_leaving(PressWatch(int(STICK_G * 100)), (16.0, -10.0), over=10)
+    assert at is not None and at <= 40 + 10 + 12, at
