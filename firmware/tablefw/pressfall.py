@@ -42,6 +42,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on the line
+_QUICK = const(6)  # ... or this long where the residual's noise is well under the threshold
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
 _LEARN_X = const(3)  # the spot is learned from samples within _off / this (~its noise): a
@@ -187,7 +188,10 @@ class PressWatch:
             # A stick near the hand's spot: its residual steps off a line that held, and holds
             # still while the hand presses on. (A spot fitted wrong never held; a stick placed
             # rests a few mm from where the hand pressed it once the hand has let go.)
-            if self._low >= _LONG and self._pressed >= _LONG and self._from >= _HOLD:
+            # (Held _QUICK samples where the watch's threshold is at its least: a residual over
+            # _MAYBE_MM then stands well clear of the residual's own noise.)
+            long = _QUICK if self._off <= self._off_min else _LONG
+            if self._low >= long and self._pressed >= long and self._from >= _HOLD:
                 return True
         elif self._onl or r > self._maybe:
             self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
