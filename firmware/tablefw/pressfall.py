@@ -20,7 +20,10 @@
 # moments once the hand has gone. A light hand (a stick placed, barely pressed, while another
 # falls) may never press hard enough for the spot to be trusted: there a residual off the first
 # samples' line that holds still while the hand's load changes by half again is a stick gone
-# (a line fitted wrong leaves a residual that grows with the load). The residual's noise is
+# (a line fitted wrong leaves a residual that grows with the load), as is one held beyond
+# twice the threshold at a load under the fit's once over half the first fit's samples were
+# checked against the line (each within twice the threshold of it, at the fit's load or more:
+# the line's error there bounds what it leaves at a lighter load). The residual's noise is
 # learned from the watch's first samples on (those the first fit takes too): the first press
 # of a noisy board is judged against that noise, not the threshold's minimum; a residual held
 # off the line is no noise.
@@ -221,7 +224,9 @@ class PressWatch:
         under the fit's threshold most of the time, and a stick falling meanwhile takes its weight
         off again), a residual off the first samples' line that holds still while the hand's
         load changes by half again is a stick gone from elsewhere: a line fitted wrong leaves a
-        residual that grows with the load. (The hand still presses: moments that shift with no
+        residual that grows with the load. So is one beyond twice the threshold while the load
+        is under the fit's, once over half the first fit's samples were checked against the line
+        (a steady light hand). (The hand still presses: moments that shift with no
         load are a table leant on. A wild reading's pulse, averaged, holds still for `span`
         samples: none of them counts.)"""
         if jump:
@@ -243,7 +248,14 @@ class PressWatch:
             self._apart >= _HOLD
             and abs(self._ax) + abs(self._ay) > self._off
             and self._alo * 4 >= self._min_t
-            and self._ahi * 2 >= self._alo * 3
+            and (
+                self._ahi * 2 >= self._alo * 3
+                or (
+                    self._fitted > _FITTED // 2
+                    and self._ahi < self._fit_t
+                    and abs(self._ax) + abs(self._ay) > 2 * self._off
+                )
+            )
         )
 
     def _learn_first(self, dt, dx, dy, r):
