@@ -13,13 +13,17 @@
 # judged until the filter's average has let it go). A smaller
 # residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once it has
 # held still for _LONG samples, stepping off a line it had stood on, while the hand still
-# presses harder than a stick resting alone (the fit's threshold): a fit gone wrong never
+# presses harder than a stick resting alone (the fit's threshold; with the stick gone added
+# back, its weight is off the total too): a fit gone wrong never
 # stood on its line, and once the hand has let go the stick it placed rests where it rests.
 # Held any shorter, or as the hand lets go, it is only a maybe: detect.py decides from the
 # moments once the hand has gone. A light hand (a stick placed, barely pressed, while another
 # falls) may never press hard enough for the spot to be trusted: there a residual off the first
 # samples' line that holds still while the hand's load changes by half again is a stick gone
-# (a line fitted wrong leaves a residual that grows with the load). The residual's noise is
+# (a line fitted wrong leaves a residual that grows with the load), as is one held beyond
+# twice the threshold at a load under the fit's once over half the first fit's samples were
+# checked against the line (each within twice the threshold of it, at the fit's load or more:
+# the line's error there bounds what it leaves at a lighter load). The residual's noise is
 # learned from the watch's first samples on (those the first fit takes too): the first press
 # of a noisy board is judged against that noise, not the threshold's minimum; a residual held
 # off the line is no noise.
@@ -41,8 +45,12 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on the line
+_QUICK = const(6)  # ... or this long where the residual's noise is well under the threshold
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
+_LEARN_X = const(3)  # the spot is learned from samples within _off / this (~its noise): a
+# stick leaving near the hand's spot, its weight going over tens of ms, would bend the line
+# towards it and hide part of its own step
 _JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
 
 
@@ -169,7 +177,11 @@ class PressWatch:
             # elsewhere): nothing it says is a stick leaving, until a new rebase.
             self._lost = True
             return False
-        self._pressed = self._pressed + 1 if dt >= self._fit_t else 0  # the hand still presses
+        # The hand still presses harder than a stick resting alone; once the residual stands off
+        # the line (a stick maybe gone, its weight off the total too) the hand's share is the
+        # total and that stick: a light hand pressing on would read as one let go.
+        hand = dt + self._min_t if self._low else dt
+        self._pressed = self._pressed + 1 if hand >= self._fit_t else 0
         if r > self._maybe and moved <= self._maybe:
             if self._onl > self._from:
                 self._from = self._onl  # (how long it stood on the line)
@@ -179,7 +191,10 @@ class PressWatch:
             # A stick near the hand's spot: its residual steps off a line that held, and holds
             # still while the hand presses on. (A spot fitted wrong never held; a stick placed
             # rests a few mm from where the hand pressed it once the hand has let go.)
-            if self._low >= _LONG and self._pressed >= _LONG and self._from >= _HOLD:
+            # (Held _QUICK samples where the watch's threshold is at its least: a residual over
+            # _MAYBE_MM then stands well clear of the residual's own noise.)
+            long = _QUICK if self._off <= self._off_min else _LONG
+            if self._low >= long and self._pressed >= long and self._from >= _HOLD:
                 return True
         elif self._onl or r > self._maybe:
             self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
@@ -200,7 +215,7 @@ class PressWatch:
         self._run = 0
         if r and not self._low:  # (a residual held off the line is no noise)
             self._learn_noise(r)
-        if dt >= self._fit_t and r * 2 <= self._off:  # on the line: learn the spot
+        if dt >= self._fit_t and r * _LEARN_X <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
 
@@ -209,7 +224,9 @@ class PressWatch:
         under the fit's threshold most of the time, and a stick falling meanwhile takes its weight
         off again), a residual off the first samples' line that holds still while the hand's
         load changes by half again is a stick gone from elsewhere: a line fitted wrong leaves a
-        residual that grows with the load. (The hand still presses: moments that shift with no
+        residual that grows with the load. So is one beyond twice the threshold while the load
+        is under the fit's, once over half the first fit's samples were checked against the line
+        (a steady light hand). (The hand still presses: moments that shift with no
         load are a table leant on. A wild reading's pulse, averaged, holds still for `span`
         samples: none of them counts.)"""
         if jump:
@@ -231,7 +248,14 @@ class PressWatch:
             self._apart >= _HOLD
             and abs(self._ax) + abs(self._ay) > self._off
             and self._alo * 4 >= self._min_t
-            and self._ahi * 2 >= self._alo * 3
+            and (
+                self._ahi * 2 >= self._alo * 3
+                or (
+                    self._fitted > _FITTED // 2
+                    and self._ahi < self._fit_t
+                    and abs(self._ax) + abs(self._ay) > 2 * self._off
+                )
+            )
         )
 
     def _learn_first(self, dt, dx, dy, r):

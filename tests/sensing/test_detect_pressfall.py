@@ -77,6 +77,17 @@ def test_a_stick_landing_on_the_table_does_not_hold_back_the_press_watch():
     assert any(74731 < t < 75405 for t in fell), fell
 
 
+def test_a_stick_landing_on_the_table_is_no_knock_for_the_press_watch():
+    # The same fall (overlap game, tuning seed 1003): the stick lands on the table 200-300 ms
+    # after it left and jolts the base, by less than a knock. The press watch paused for that
+    # jolt as for a knock's first 100 ms, though the plate did not ring, and told the fall 352
+    # ms after it left (fell p95 target: 200 ms); it goes on through the jolt now.
+    game = tuning_game("overlap", 1003)
+    samples = samples_between(game, 60000, 76000)
+    fell = [e["t_ms"] for e in run_detector(game.meta, samples) if e["kind"] == "fell"]
+    assert any(74731 < t <= 74731 + 300 for t in fell), fell
+
+
 def test_a_touch_during_which_a_stick_fell_is_a_touch_and_a_fall():
     # touch-fall-slow, seed 2: a hand presses, a stick falls from elsewhere (told at once by
     # the press watch), the hand goes; the level is one stick down. The touch was lost: only a

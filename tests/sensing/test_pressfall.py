@@ -287,3 +287,89 @@ def test_a_wild_reading_under_a_light_hand_is_no_stick():
     for at in (23, 35, 47):
         for err in (12.0, 15.0, -15.0):
             assert _light_press_with_wild_reading(PressWatch(int(STICK_G * 100)), at, err) is None
+
+
+def _light_press_near(watch, fall_at=40, stick_xy=(16.0, -10.0), samples=80):
+    """A stick placed at (30, -10) mm with a light press (16-18 g in all, under two sticks)
+    while another stick leaves from `stick_xy` over 5 samples from `fall_at`: the total drops
+    to about the stick the hand still holds. The first sample the watch fired at, or None."""
+    for n in range(samples):
+        force = 17.0 + 1.0 * math.sin(n / 5.0) + 0.5 * math.sin(n * 2.3)
+        gone = min(1.0, max(0.0, (n - fall_at) / 5.0)) * STICK_G
+        dt = force - gone
+        dx = force * 30.0 - gone * stick_xy[0]
+        dy = force * -10.0 - gone * stick_xy[1]
+        if watch.feed(int(dt * 100), int(dx), int(dy)):
+            return n
+    return None
+
+
+def test_a_stick_near_a_light_hand_is_told_while_it_presses_on():
+    # Overlap game (tuning seed 1004), 52.49 s: a hand places a stick with a light press while
+    # another falls 14 mm from its spot. With that stick's weight gone the total read under the
+    # fit's threshold (a stick and a half), as if the hand had let go, and the fall was told
+    # only once the episode ended, 466 ms after it. The hand's share counts the stick the
+    # residual says is gone.
+    at = _light_press_near(PressWatch(int(STICK_G * 100)))
+    assert at is not None and at <= 40 + 5 + 12, at
+
+
+def _slow_leaving(watch, stick_xy, over, fall_at=40, samples=90):
+    """The wandering press at (30, -10) mm while a stick at `stick_xy` leaves over `over`
+    samples from `fall_at`. The first sample the watch fired at, or None."""
+    for n in range(samples):
+        force = 40.0 + 20.0 * math.sin(n / 7.0) + 3.0 * math.sin(n * 2.3)
+        gone = min(1.0, max(0.0, (n - fall_at) / over)) * STICK_G
+        if watch.feed(
+            int((force - gone) * 100),
+            int(force * 30.0 - gone * stick_xy[0]),
+            int(force * -10.0 - gone * stick_xy[1]),
+        ):
+            return n
+    return None
+
+
+def test_a_stick_leaving_slowly_near_the_hand_does_not_bend_its_line_away():
+    # Noisy game (tuning seed 1004), 53.28 s: a stick fell 15 mm from where a hand pressed the
+    # next one on. The samples on its way off, still within half the watch's threshold of the
+    # line, were learned into the hand's spot: the line turned towards the stick and its
+    # residual never held over the maybe threshold (missed; the press came out a touch). The
+    # spot is learned from samples within about the residual's noise only.
+    at = _slow_leaving(PressWatch(int(STICK_G * 100)), (16.0, -10.0), over=10)
+    assert at is not None and at <= 40 + 10 + 12, at
+
+
+def test_a_stick_near_the_hand_on_quiet_cells_is_told_after_a_shorter_hold():
+    # Overlap tuning games: most falls under a press told over 200 ms after the stick left
+    # were sticks 12-18 mm from the hand's spot, told once their residual had held _LONG
+    # samples over the maybe threshold. Where the residual's noise is well under the watch's
+    # threshold (its least, a stick at 18 mm) a residual over 12 mm that holds 6 samples is no
+    # noise (fell p95 230 -> 192 ms). On noisier cells it still holds _LONG.
+    at = press(PressWatch(int(STICK_G * 100)), (30.0, -10.0), fall_at=40, stick_xy=(16.0, -10.0))
+    assert at is not None and at <= 40 + 5 + 5, at
+
+
+def _steady_light_press(watch, fall=True, skew=0.0, samples=80):
+    """A light hand at (30, -10) mm: 14 g for 6 samples (over the fit's threshold, 12 g), then
+    a steady 11 g (a little tremor); from sample 20 a stick at (-25, 20) mm leaves over 5
+    samples. `skew`: mm the first samples lie off the hand's spot. First sample fired at."""
+    for n in range(samples):
+        force = min(3.5 * n, 14.0) if n < 10 else 11.0 + 0.3 * math.sin(n * 1.7)
+        gone = (min(1.0, max(0.0, (n - 20) / 5.0)) if fall else 0.0) * STICK_G
+        dx = force * (30.0 + (skew if n < 10 else 0.0)) + gone * 25.0
+        if watch.feed(int((force - gone) * 100), int(dx), int(force * -10.0 - gone * 20.0)):
+            return n
+    return None
+
+
+def test_a_stick_leaving_while_a_light_hand_holds_steady_is_seen_before_the_spot_is_trusted():
+    # Noisy game (tuning seed 1007), 281.36 s: a light hand's load held within 7-11 (g x2)
+    # after a stick fell far from it, and the residual off the first line (twice the threshold)
+    # was told only once the load had changed by half again, 217 ms after the stick left.
+    # The first line was checked on its samples at the fit's load or more (each within twice
+    # the threshold of it): its error there bounds what it leaves at a lighter load, so a
+    # residual held beyond that is a stick gone.
+    at = _steady_light_press(PressWatch(int(STICK_G * 100)))
+    assert at is not None and at <= 20 + 5 + 6, at
+    assert _steady_light_press(PressWatch(int(STICK_G * 100)), fall=False, skew=5.0) is None
+    assert _steady_light_press(PressWatch(int(STICK_G * 100)), fall=False, skew=-5.0) is None
