@@ -4,29 +4,34 @@
 # Everything a hand adds (its press, the stick it holds) acts at one spot, so the plate's
 # change since the last stable state moves along one direction (1, x_h, y_h): total and
 # moments grow and shrink together. A stick leaving from anywhere else on the tower adds a
-# step off that line. The watcher fits the hand's spot (least squares through the origin,
-# over the samples pressed by at least one stick) and reports a residual moment that stays
-# off the line, larger than a stick at _OFF_MM from the hand's spot and than the residual's
-# own noise ("stays": it holds within that noise, or, jittered by the plate's ringing the
-# stick's leaving set off, its average over a period of the ringing holds; one that jumps
-# faster than any load passes the ringing filter is a reading gone wild, and nothing is
-# judged until the filter's average has let it go). A smaller
-# residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once it has
-# held still for _LONG samples, stepping off a line it had stood on, while the hand still
+# step off that line. The watcher fits the hand's spot (least squares through the origin, over
+# the samples pressed by at least one stick) and reports a residual moment that stays off the
+# line, larger than a stick at _OFF_MM from the hand's spot and than the residual's own noise
+# ("stays": it holds within that noise, or, jittered by the plate's ringing the stick's leaving
+# set off, its average over a period of the ringing holds; one that jumps faster than any load
+# passes the ringing filter is a reading gone wild, and nothing is judged until the filter's
+# average has let it go).
+#
+# A smaller residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once
+# it has held still for _LONG samples (_QUICK where the residual's noise leaves the threshold at
+# its least), stepping off a line it had stood on, while the hand still
 # presses harder than a stick resting alone (the fit's threshold; with the stick gone added
-# back, its weight is off the total too): a fit gone wrong never
-# stood on its line, and once the hand has let go the stick it placed rests where it rests.
-# Held any shorter, or as the hand lets go, it is only a maybe: detect.py decides from the
-# moments once the hand has gone. A light hand (a stick placed, barely pressed, while another
-# falls) may never press hard enough for the spot to be trusted: there a residual off the first
-# samples' line that holds still while the hand's load changes by half again is a stick gone
-# (a line fitted wrong leaves a residual that grows with the load), as is one held beyond
-# twice the threshold at a load under the fit's once over half the first fit's samples were
-# checked against the line (each within twice the threshold of it, at the fit's load or more:
-# the line's error there bounds what it leaves at a lighter load). The residual's noise is
-# learned from the watch's first samples on (those the first fit takes too): the first press
-# of a noisy board is judged against that noise, not the threshold's minimum; a residual held
-# off the line is no noise.
+# back, its weight is off the total too): a fit gone wrong never stood on its line, and once the
+# hand has let go the stick it placed rests where it rests. Held any shorter, or as the hand
+# lets go, it is only a maybe: detect.py decides from the moments once the hand has gone.
+#
+# A light hand (a stick placed, barely pressed, while another falls) may never press hard enough
+# for the spot to be trusted: there a residual off the first samples' line that holds still
+# while the hand's load changes by half again is a stick gone (a line fitted wrong leaves a
+# residual that grows with the load), as is one held beyond twice the threshold at a load under
+# the fit's once over half the first fit's samples were checked against the line (each within
+# twice the threshold of it, at the fit's load or more: the line's error there bounds what it
+# leaves at a lighter load).
+#
+# The residual's noise is learned from the watch's first samples on (those the first fit takes
+# too): the first press of a noisy board is judged against that noise, not the threshold's
+# minimum; a residual held off the line is no noise.
+#
 # Within one episode a stick that has come to rest alone is the new origin (rebase); a
 # residual farther off than any two loads on the plate means the line is not this hand's, and
 # the watch says nothing more.
@@ -48,9 +53,10 @@ _LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on th
 _QUICK = const(6)  # ... or this long where the residual's noise is well under the threshold
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
-_LEARN_X = const(3)  # the spot is learned from samples within _off / this (~its noise): a
-# stick leaving near the hand's spot, its weight going over tens of ms, would bend the line
-# towards it and hide part of its own step
+# The spot is learned from samples within _off / _LEARN_X of its line (~the residual's noise):
+# a stick leaving near the hand's spot, its weight going over tens of ms, would bend the line
+# towards it and hide part of its own step.
+_LEARN_X = const(3)
 _JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
 
 
