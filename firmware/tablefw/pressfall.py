@@ -134,6 +134,8 @@ class PressWatch:
             return False
         sxx = self._sxx
         r = 0
+        rx = ry = 0
+        cont = False
         moved = 0
         settled = 0
         if self._fitted >= _FIRST:  # (once the hand lets go, what a stick left shows whole)
