@@ -55,8 +55,8 @@
 #   ringing it sees (a second-order linear prediction fitted on the sample differences, while
 #   it swings about its level also on the same smoothed 1-2-1, which the cells' noise biases
 #   less: a slow plate's first free ringing; a hand's tremor rides off the level, and off
-#   it no fit replaces a confirmed ringing; a knock's ringing, the plate's own, replaces at
-#   once one learned from a tremor) and nulls
+#   it no fit replaces a ringing proved by a fit with no hand on the plate; a knock's
+#   ringing, the plate's own, replaces at once one learned from a tremor) and nulls
 #   it with the inverse second-order filter, averaged over 4 samples or, for a slow ringing
 #   (10+ samples a period), over one period: there noise biases the fitted damping and the
 #   inverse filter's noise gain is high, and the period's average nulls what it leaves. Every
@@ -469,20 +469,19 @@ class Detector:
         track(self, _clamp((y - self._ch[0]) >> 1, _D_CLAMP))
         if di & (_FIT_EVERY - 1) == 0 and self._p0 > self._ring_min:
             if ticks_diff(t, self._shake_t) > _FREE_MS:
+                # (no hand pressed since before the fit's window began)
                 handless = ticks_diff(t, self._hand_t) > _RW * self._ms_per_sample
-                fit(self, di, self._rung(t), handless)
+                fit(self, di, handless and self._rung(t), handless)
         return self._inverse(0, y)
 
     def _rung(self, t):
-        """Does a knock ring the plate freely over the whole fit window: neither the base
-        shaking (the knock's own shaking drives the plate, and a fit over it comes out damped
-        more than the plate is) nor a hand pressing (a touch often follows a knock) since
-        before the window began?"""
-        free = _RW * self._ms_per_sample
+        """Does a knock ring the plate over the whole fit window with the base still since
+        before the window began (the knock's own shaking drives the plate, and a fit over it
+        comes out damped more than the plate is)? The caller has checked no hand pressed
+        meanwhile (a touch often follows a knock)."""
         return (
             ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
-            and ticks_diff(t, self._shake_t) > free
-            and ticks_diff(t, self._hand_t) > free
+            and ticks_diff(t, self._shake_t) > _RW * self._ms_per_sample
         )
 
     def _inverse(self, k, y):
