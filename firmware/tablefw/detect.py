@@ -790,6 +790,7 @@ class Detector:
             # _SHORT_MS; later a stick falls on its own, often within a turn's 3 s)
             if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
                 k = ahead(self, level, drop, unit)
+                hold = 1  # (a period's boxcar has averaged the noise the hold is for)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
         if k <= self._fk or (not self._fk and self._above(level, back) > self._band):

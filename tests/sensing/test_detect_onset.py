@@ -256,3 +256,18 @@ def test_a_stick_leaving_a_slowly_ringing_plate_just_after_a_wild_reading_is_tol
     assert sum(1 for e in found if e["kind"] == "placed") == 4
     assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
     assert falls(found)[0][0] < 10000 + within, found
+
+
+@pytest.mark.parametrize(("ring_hz", "leave_ms"), [(6.5, 220), (7.5, 200)])
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_slowly_ringing_plate_s_run_ahead_is_told_at_its_first_sample(ring_hz, leave_ms, seed):
+    # A stick's weight leaves over 200-220 ms (the independent regime's sticks) from a plate
+    # ringing at 6.5-7.5 Hz: its boxcar (one period, 10-12 samples) has already averaged the
+    # noise that the onset's two-sample hold is for. Before: the run-ahead past 60 % of a stick
+    # was held one sample more, and the fall told as the weight had all but gone (10175 ms,
+    # 10200 ms); now at its first sample, 25 ms and more before the weight has gone.
+    meta, samples = trace(lambda t: ramp(t, 10000, leave_ms, STICK_G), ring_hz=ring_hz, seed=seed)
+    found = run_detector(meta, samples)
+    assert sum(1 for e in found if e["kind"] == "placed") == 4
+    assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
+    assert falls(found)[0][0] < 10000 + leave_ms - 25, found
