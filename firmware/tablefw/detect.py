@@ -211,7 +211,7 @@ class Detector:
         self._whole_hi = _pct(stick, _WHOLE_HI_PCT)
         self._quick_drop = _pct(stick, _QUICK_DROP_PCT)
         self._touch_min = stick  # a touch presses at least one stick's weight
-        self._press = PressWatch(stick)  # a stick falling while a hand presses
+        self._press = PressWatch(stick, self)  # a stick falling while a hand presses
         # Runs of samples, from their time at the nominal rate.
         self._arm_at_once = _samples(rate_hz, _ARM_NOW_MS)
         self._arm_run = _samples(rate_hz, _ARM_MS)

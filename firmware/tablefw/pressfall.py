@@ -28,6 +28,17 @@
 # twice the threshold of it, at the fit's load or more: the line's error there bounds what it
 # leaves at a lighter load).
 #
+# On a slowly ringing plate the moments come through the ringing filter's boxcar over one period
+# (9-15 samples), which lags a stick leaving by half of it: there the residual is also judged
+# run on by its change over that half (what the boxcar has yet to let through), and one that
+# stands off the line so for _AHOLD samples is a stick gone, when the residual itself is half
+# the threshold, has grown over that half by a quarter of it (a step on its way through the
+# boxcar: a line fitted a little off leaves a residual that stands, whose run-on is only its
+# noise made larger), the run-on holds within the threshold from sample to sample, and the
+# newest load before the boxcar (detect.py hands it over) stands off the line by the threshold
+# too: what the boxcar still holds of a brisk press's first samples, off its final line,
+# leaves it again and moves the residual while the newest samples lie on the line.
+#
 # The residual's noise is learned from the watch's first samples on (those the first fit takes
 # too): the first press of a noisy board is judged against that noise, not the threshold's
 # minimum; a residual held off the line is no noise.
@@ -36,6 +47,8 @@
 # residual farther off than any two loads on the plate means the line is not this hand's, and
 # the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
+
+from array import array
 
 from tablefw.compat import const
 
@@ -58,10 +71,17 @@ _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fa
 # towards it and hide part of its own step.
 _LEARN_X = const(3)
 _JUMP_X = const(2)  # the residual moving this many times _off in one sample: a reading gone wild
+_SMOOTH = const(4)  # the ringing filter's boxcar on a fast (or no) ringing (detect.py)
+_AHOLD = const(2)  # samples the run-on residual must stay off the line (a slow plate's boxcar)
+_GROW_X = const(4)  # ... having grown by 1/_GROW_X of the threshold over half the boxcar
+_PAST = const(16)  # changes kept for the run-on (power of two, over half the longest boxcar)
+_PMASK = const(15)
+_UH = const(32)  # as in detect.py: values out of the ringing's inverse filter kept per channel
+_UMASK = const(31)
 
 
 class PressWatch:
-    def __init__(self, stick_g100):
+    def __init__(self, stick_g100, det=None):
         self._min_t = max(2, stick_g100 // 50)  # one stick, g x2: pressed
         self._fit_t = self._min_t * 3 // 2  # pressed this hard: the hand's spot is fitted
         self._fast = self._min_t * 2  # a sample-to-sample change a brisk hand makes, no stick
@@ -71,6 +91,11 @@ class PressWatch:
         self._off = self._off_min
         self._noise16 = self._off * 4  # typical |residual| on the line, x16 (learned)
         self._nn = 0  # samples it was learned on (up to 2**5)
+        self._pt = array("i", [0] * _PAST)  # the last changes in total (g x2) and moments
+        self._px = array("i", [0] * _PAST)
+        self._py = array("i", [0] * _PAST)
+        self._pi = 0  # where the newest is
+        self._det = det  # the Detector feeding it (tablefw/detect.py), for _newest()
         self.reset()
 
     def reset(self):
@@ -109,6 +134,10 @@ class PressWatch:
         self._from = 0  # ... before the residual last stood off it by more
         self._pressed = 0  # samples in a row pressed harder than the fit's threshold
         self._lost = False  # the line fitted is not this hand's
+        self._pn = 0  # samples in a row kept in _pt, _px, _py (up to _PAST)
+        self._took = False  # the run-on residual was taken on the sample before: (_qx, _qy)
+        self._qx = 0
+        self._qy = 0
 
     def feed(self, dt100, dx, dy, span=0):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
@@ -122,11 +151,21 @@ class PressWatch:
         dy = max(-_LIM_M, min(_LIM_M, dy - self._oy))
         step = dt - self._prev
         self._prev = dt
+        pi = (self._pi + 1) & _PMASK
+        self._pi = pi
+        self._pt[pi] = dt
+        self._px[pi] = dx
+        self._py[pi] = dy
+        if self._pn < _PAST:
+            self._pn += 1
+        took = self._took
+        self._took = False
         if step > self._fast or step < -self._fast:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
             self._resume = 0  # at slightly different moments disagree, and a missing reading
         if self._wait:  # is repeated: the residual means nothing for a while
             self._wait -= 1
+            self._pn = 0
             self._run = 0 if self._wait else self._resume
             self._apart = min(self._apart, 0)
             self._low = 0
@@ -134,6 +173,7 @@ class PressWatch:
             return False
         sxx = self._sxx
         r = 0
+        ra = 0
         rx = ry = 0
         cont = False
         moved = 0
@@ -145,6 +185,8 @@ class PressWatch:
             rx = dx - hx * dt // 16
             ry = dy - hy * dt // 16
             r = abs(rx) + abs(ry)
+            if span - 2 > _SMOOTH and self._det and self._pn > (span - 2) >> 1:
+                ra = self._ahead((span - 2) >> 1, rx, ry, r, hx, hy, took)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             cont = self._cont
             if span and self._trusted and cont and moved > _JUMP_X * self._off:
@@ -207,7 +249,7 @@ class PressWatch:
         elif self._onl or r > self._maybe:
             self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
         self._onl = self._onl + 1 if r <= self._maybe else 0
-        if r > self._off:
+        if r > self._off or ra > self._off:
             # A stick gone stays gone: the residual holds still within its own noise, or its
             # average over a period of the ringing stands off the line and holds (the plate
             # rings as the stick leaves, and what the filter leaves of that jitters the moments
@@ -219,13 +261,38 @@ class PressWatch:
                 settled * 2 <= self._off and abs(self._sx) + abs(self._sy) > self._off
             )
             self._run = self._run + 1 if still else 0
-            return self._run >= _HOLD
+            return self._run >= (_AHOLD if ra > self._off else _HOLD)
         self._run = 0
         if r and not self._low:  # (a residual held off the line is no noise)
             self._learn_noise(r)
         if dt >= self._fit_t and r * _LEARN_X <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
+
+    def _ahead(self, k, rx, ry, r, hx, hy, held):
+        """The residual (rx, ry) run on by its change over the last k samples (half a slow
+        ringing's boxcar), against the hand's spot (hx, hy) now; its size if it may be judged
+        (see the header), else 0. `held`: it was taken on the sample before too."""
+        j = (self._pi - k) & _PMASK
+        bt = self._pt[j]
+        gx = rx - (self._px[j] - hx * bt // 16)
+        gy = ry - (self._py[j] - hy * bt // 16)
+        ax = rx + gx
+        ay = ry + gy
+        moved = abs(ax - self._qx) + abs(ay - self._qy)
+        self._took = True
+        self._qx = ax
+        self._qy = ay
+        off = self._off
+        if not held or moved > off or r * 2 <= off or (abs(gx) + abs(gy)) * _GROW_X < off:
+            return 0
+        det = self._det
+        nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._level - self._ot) // 50))
+        nx = _newest(det, 1) - det._mx - self._ox - hx * nt // 16
+        ny = _newest(det, 2) - det._my - self._oy - hy * nt // 16
+        if abs(nx) + abs(ny) < off:
+            return 0
+        return abs(ax) + abs(ay)
 
     def _held_apart(self, dt, rx, ry, jump, span):
         """Before the spot is trusted (a light hand: the stick it places and its press stay
@@ -306,3 +373,17 @@ class PressWatch:
         self._sxy += dt * dx - (self._sxy >> _DECAY)
         self._syy += dt * dy - (self._syy >> _DECAY)
         self._fitted += 1
+
+
+def _newest(det, c):
+    """The Detector's newest load on channel c (total, moment x, moment y) before a slow
+    ringing's boxcar: its last four values out of the inverse filter averaged (that raises the
+    cells' noise, most at the sample rate, which pairs cancel). It lags a load's change by
+    under two samples, the boxcar by half a period."""
+    uh = det._uh
+    b = c * _UH
+    si = det._si
+    s = 0
+    for j in range(1, 5):
+        s += uh[b + ((si - j) & _UMASK)]
+    return s // 4
