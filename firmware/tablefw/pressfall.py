@@ -29,15 +29,15 @@
 # leaves at a lighter load).
 #
 # On a slowly ringing plate the moments come through the ringing filter's boxcar over one period
-# (9-15 samples), which lags a stick leaving by half of it: there the residual is also judged
-# run on by its change over that half (what the boxcar has yet to let through), and one that
-# stands off the line so for _AHOLD samples is a stick gone, when the residual itself is half
-# the threshold, has grown over that half by a quarter of it (a step on its way through the
+# (10 samples or more), which lags a stick leaving by half of it: there the residual is also
+# judged run on by its change over that half (what the boxcar has yet to let through). One that
+# stands off the line so for _AHOLD samples is a stick gone, where the residual itself is over
+# half the threshold and grew by a quarter of it over that half (a step on its way through the
 # boxcar: a line fitted a little off leaves a residual that stands, whose run-on is only its
 # noise made larger), the run-on holds within the threshold from sample to sample, and the
-# newest load before the boxcar (detect.py hands it over) stands off the line by the threshold
-# too: what the boxcar still holds of a brisk press's first samples, off its final line,
-# leaves it again and moves the residual while the newest samples lie on the line.
+# newest load before the boxcar (read off the Detector) stands off the line by the threshold
+# too: what the boxcar still holds of a brisk press's first samples, off its final line, moves
+# the residual as it leaves while the newest samples lie on the line.
 #
 # The residual's noise is learned from the watch's first samples on (those the first fit takes
 # too): the first press of a noisy board is judged against that noise, not the threshold's
