@@ -85,7 +85,7 @@ from tablefw.compat import const, ticks_diff
 from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
-from tablefw.median import median3
+from tablefw.median import lone_wild, median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import (
@@ -424,8 +424,9 @@ class Detector:
         mx = 0
         my = 0
         mi = self._mi  # the newest reading sits at (mi + 2) % 3, the one before at (mi + 1) % 3
+        odd = lone_wild(self, mi) if self._seen > 3 else -1
         for i in range(n):
-            d = self._reading(3 * i, mi, i) - self._base[i]
+            d = self._reading(3 * i, mi, i, i == odd) - self._base[i]
             lim = self._lim[i]
             if d > lim:
                 d = lim
@@ -590,14 +591,15 @@ class Detector:
         d = 2 * (self._med[k + mi] - self._med[k + (mi + 2) % 3])
         return -self._spike[i] <= d <= self._spike[i]
 
-    def _reading(self, k, mi, i):
-        """The previous reading of a cell (one missing: halfway between its neighbours),
-        unless it is a lone spike against its neighbours (a wild value): then the median of
-        the three. Linear otherwise, so the plate's ringing keeps its shape for the resonance
-        filter."""
+    def _reading(self, k, mi, i, odd):
+        """The previous reading of a cell (one missing, or `odd`, a wild value on this cell
+        alone: halfway between its neighbours), unless it is a lone spike against its
+        neighbours (a wild value): then the median of the three. Linear otherwise, so the
+        plate's ringing keeps its shape for the resonance filter."""
         med = self._med
         b = med[k + (mi + 1) % 3]
-        if self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3] and self._near(k, mi, i):
+        gap = self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3]
+        if odd or gap and self._near(k, mi, i):
             # No reading then (the one before repeated): halfway between its neighbours. A
             # load on its way (a hand pressing) moves the other cells meanwhile, and one cell
             # held back is a step of the moments off the hand's line, a stick leaving.
