@@ -20,32 +20,41 @@ def lone_wild(det, mi):
     most about twice the others together. (The detector's three readings a cell: the newest
     at (mi + 2) % 3, the previous at (mi + 1) % 3.)"""
     med = det._med
-    top = 0  # the largest out-and-back, g x100 ...
-    apart = 0  # ... how far that cell's neighbours stand apart, and its largest move
-    moved = 0
-    back_rest = 0  # the other cells' out-and-back and largest move, summed
-    moved_rest = 0
+    j1 = (mi + 1) % 3
+    j2 = (mi + 2) % 3
     at = -1
+    for i in range(det.ncells):  # (cheap first: most samples have no such cell)
+        k = 3 * i
+        b = med[k + j1]
+        d1 = b - med[k + mi]
+        d2 = b - med[k + j2]
+        least = det._spike[i] // 7500 * det._stick  # (the spike limit is 25 g: a third of a stick)
+        if d1 > least and d2 > least or d1 < -least and d2 < -least:
+            if 3 * _grams(det, i, min(abs(d1), abs(d2))) > det._stick:
+                if at >= 0:
+                    return -1
+                at = i
+    if at < 0:
+        return -1
+    top = 0
+    apart = 0
+    rest = 0  # the other cells' out-and-back, summed, and their largest moves
+    moved = 0
     for i in range(det.ncells):
         k = 3 * i
         b = med[k + (mi + 1) % 3]
-        lim = det._lim[i] >> 1  # (the two differences' sum is a small int too)
-        d1 = max(-lim, min(lim, b - med[k + mi]))
-        d2 = max(-lim, min(lim, b - med[k + (mi + 2) % 3]))
-        num = det._num[i]
-        den = det._den[i]
-        back = abs(min(abs(d1), abs(d2)) * num // den) if (d1 > 0) == (d2 > 0) else 0
-        move = abs(max(abs(d1), abs(d2)) * num // den)
-        if back > top:
-            back_rest += top
-            moved_rest += moved
+        d1 = b - med[k + mi]
+        d2 = b - med[k + (mi + 2) % 3]
+        back = _grams(det, i, min(abs(d1), abs(d2))) if (d1 > 0) == (d2 > 0) else 0
+        if i == at:
             top = back
-            moved = move
-            apart = abs((d1 - d2) * num // den)
-            at = i
+            apart = _grams(det, i, abs(d1 - d2))
         else:
-            back_rest += back
-            moved_rest += move
-    if 3 * top <= det._stick or top <= 3 * back_rest or top <= moved_rest or top < 2 * apart:
-        return -1
-    return at
+            rest += back
+            moved += _grams(det, i, max(abs(d1), abs(d2)))
+    return -1 if top <= 3 * rest or top <= moved or top < 2 * apart else at
+
+
+def _grams(det, i, counts):
+    """|counts| of cell i in g x100 (counts within the cell's limit: a small int)."""
+    return abs(min(counts, det._lim[i]) * det._num[i] // det._den[i])
