@@ -108,6 +108,7 @@ from tablefw.settle import (
     loose_rest,
     place_through_ring,
     tail_of,
+    tail_unit,
 )
 from tablefw.tilt import upright_now, watch_tilt
 
@@ -1118,7 +1119,7 @@ class Detector:
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was reported (the fall and onsets since), so a partial drop is never
         an extra stick, and a stick counted short is added."""
-        unit = self._unit()
+        unit = tail_unit(self)
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
         most = self._fall_n + self._nsticks
