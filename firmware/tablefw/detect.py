@@ -85,7 +85,7 @@ from tablefw.compat import const, ticks_diff
 from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
-from tablefw.median import median3
+from tablefw.median import lone_wild, median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import (
@@ -108,6 +108,7 @@ from tablefw.settle import (
     loose_rest,
     place_through_ring,
     tail_of,
+    tail_unit,
 )
 from tablefw.tilt import upright_now, watch_tilt
 
@@ -424,8 +425,9 @@ class Detector:
         mx = 0
         my = 0
         mi = self._mi  # the newest reading sits at (mi + 2) % 3, the one before at (mi + 1) % 3
+        odd = lone_wild(self, mi) if self._seen > 3 else -1
         for i in range(n):
-            d = self._reading(3 * i, mi, i) - self._base[i]
+            d = self._reading(3 * i, mi, i, i == odd) - self._base[i]
             lim = self._lim[i]
             if d > lim:
                 d = lim
@@ -590,14 +592,15 @@ class Detector:
         d = 2 * (self._med[k + mi] - self._med[k + (mi + 2) % 3])
         return -self._spike[i] <= d <= self._spike[i]
 
-    def _reading(self, k, mi, i):
-        """The previous reading of a cell (one missing: halfway between its neighbours),
-        unless it is a lone spike against its neighbours (a wild value): then the median of
-        the three. Linear otherwise, so the plate's ringing keeps its shape for the resonance
-        filter."""
+    def _reading(self, k, mi, i, odd):
+        """The previous reading of a cell (one missing, or `odd`, a wild value on this cell
+        alone: halfway between its neighbours), unless it is a lone spike against its
+        neighbours (a wild value): then the median of the three. Linear otherwise, so the
+        plate's ringing keeps its shape for the resonance filter."""
         med = self._med
         b = med[k + (mi + 1) % 3]
-        if self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3] and self._near(k, mi, i):
+        gap = self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3]
+        if odd or gap and self._near(k, mi, i):
             # No reading then (the one before repeated): halfway between its neighbours. A
             # load on its way (a hand pressing) moves the other cells meanwhile, and one cell
             # held back is a step of the moments off the hand's line, a stick leaving.
@@ -895,6 +898,13 @@ class Detector:
         moved = self._moved()
         return -self._band // 2 <= moved <= self._band // 2
 
+    def _drifting(self):
+        """The level moves no faster than a cell drifts (an eighth of a band over _TREND
+        samples): a slow hand's first grams, arriving smoothly, passed for still (_unmoving)
+        and the level, re-taken at every sample, walked up with them."""
+        moved = self._moved()
+        return -self._band // 8 <= moved <= self._band // 8
+
     def _held_since_run(self):
         """The level now is the level the run of stable windows began at. A slow hand's stick
         arrives smoothly enough for each window to be stable (the more so on a band grown wide
@@ -1054,7 +1064,7 @@ class Detector:
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
                 return
-            elif self._run >= self._resync_run and self._unmoving() and self._held_since_run():
+            elif self._run >= self._resync_run and self._drifting() and self._held_since_run():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -1109,7 +1119,7 @@ class Detector:
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was reported (the fall and onsets since), so a partial drop is never
         an extra stick, and a stick counted short is added."""
-        unit = self._unit()
+        unit = tail_unit(self)
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
         most = self._fall_n + self._nsticks

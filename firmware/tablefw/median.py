@@ -8,3 +8,53 @@ def median3(a, b, c):
     if b > c:
         b = c
     return a if a > b else b
+
+
+def lone_wild(det, mi):
+    """The cell (else -1) whose previous reading stood out the same way from both its neighbours
+    (themselves within half that of each other) by over a third of a stick, while the other
+    cells together came back three times less and moved less: a wild value under the spike
+    limit (an HX711 bit error of 4-15 g), which the median of three passes when it is not the
+    middle one. A weight arriving or leaving does not come back within a sample; a hand's
+    tremor and the plate's ringing move every cell under the tower at once, the nearest at
+    most about twice the others together. (The detector's three readings a cell: the newest
+    at (mi + 2) % 3, the previous at (mi + 1) % 3.)"""
+    med = det._med
+    j1 = (mi + 1) % 3
+    j2 = (mi + 2) % 3
+    at = -1
+    for i in range(det.ncells):  # (cheap first: most samples have no such cell)
+        k = 3 * i
+        b = med[k + j1]
+        d1 = b - med[k + mi]
+        d2 = b - med[k + j2]
+        least = det._spike[i] // 7500 * det._stick  # (the spike limit is 25 g: a third of a stick)
+        if d1 > least and d2 > least or d1 < -least and d2 < -least:
+            if 3 * _grams(det, i, min(abs(d1), abs(d2))) > det._stick:
+                if at >= 0:
+                    return -1
+                at = i
+    if at < 0:
+        return -1
+    top = 0
+    apart = 0
+    rest = 0  # the other cells' out-and-back, summed, and their largest moves
+    moved = 0
+    for i in range(det.ncells):
+        k = 3 * i
+        b = med[k + (mi + 1) % 3]
+        d1 = b - med[k + mi]
+        d2 = b - med[k + (mi + 2) % 3]
+        back = _grams(det, i, min(abs(d1), abs(d2))) if (d1 > 0) == (d2 > 0) else 0
+        if i == at:
+            top = back
+            apart = _grams(det, i, abs(d1 - d2))
+        else:
+            rest += back
+            moved += _grams(det, i, max(abs(d1), abs(d2)))
+    return -1 if top <= 3 * rest or top <= moved or top < 2 * apart else at
+
+
+def _grams(det, i, counts):
+    """|counts| of cell i in g x100 (counts within the cell's limit: a small int)."""
+    return abs(min(counts, det._lim[i]) * det._num[i] // det._den[i])

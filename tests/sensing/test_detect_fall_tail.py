@@ -13,6 +13,7 @@ import random
 from array import array
 
 from tablefw.detect import FELL, PLACED, Detector
+from tablefw.settle import tail_unit
 
 CPG = 2000.0
 XY = [(-66, -66), (66, -66), (66, 66), (-66, 66)]
@@ -60,3 +61,15 @@ def test_the_rest_of_a_fall_after_a_lone_sample_above_is_no_stick():
     events = _run(steps)
     assert [e[0] for e in events] == [PLACED] * 4 + [FELL]
     assert events[-1][2] == 1
+
+
+def test_a_fall_s_tail_is_counted_against_the_tower_as_it_stood_before_the_fall():
+    # 40 sticks weighed 6.9 g each on average when placed (a hand still holding part of each),
+    # then 24 left, measured 189.6 g. The 16 left standing "weigh" 276 - 189.6 = 86.4 g, 5.4 g
+    # each: a 4 g tail after it, counted on the whole drop against that, was 4 sticks more
+    # (ring-light tuning game 1002, turn 35). Against the tower before the fall: 6.9 g.
+    det = Detector([CPG] * 4, XY, 8.0)
+    det._nsticks, det._sum = 16, 27600 - 18960
+    det._fall_n, det._fall_drop = 24, 18960
+    assert tail_unit(det) == 690
+    assert det._unit() == 540

@@ -100,3 +100,22 @@ def test_a_slow_hand_after_a_stick_weighed_short_places_its_own_stick(seed):
 
     _, tally = play(seed, slow, script, stick_g=12.0)
     assert tally.placed_found == tally.placed_truth == tally.placed_reported == 4, tally.misses
+
+
+@pytest.mark.parametrize("seed", [1000, 1003, 1009])
+def test_the_level_is_retaken_once_per_stillness_not_walked_up_with_a_slow_hand(seed):
+    # A clean board, 3 s still, then 9.5 g sticks (a 12 g board's stick weighed short) arriving
+    # over 0.8-0.9 s. Before: still for 2 s, the level was re-taken at every sample and walked
+    # up with the first stick's first grams by up to half a band; the rest fell short of a
+    # stick, and the stick came out a second late or as an extra placement.
+    slow = dict(REAL, slow_p=1.0, slow_ms=(800.0, 900.0), steady_p=1.0, overlap_p=0.0)
+
+    def script(tower, samples):
+        for i in range(4):
+            tower.place(Stick(i, 9.5))
+            samples.extend(tower.run_until_quiet())
+            samples.extend(tower.run(2500))
+
+    _, tally = play(seed, slow, script, clean=True, stick_g=12.0)
+    assert tally.placed_found == tally.placed_reported == 4, tally.misses
+    assert max(tally.latency["placed"]) < 300, tally.latency
