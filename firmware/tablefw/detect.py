@@ -102,6 +102,7 @@ from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401
 from tablefw.settle import (
     SlowRing,
     back_after_fell,
+    drifting,
     fall_rest,
     hold_lapsed,
     let_go,
@@ -898,13 +899,6 @@ class Detector:
         moved = self._moved()
         return -self._band // 2 <= moved <= self._band // 2
 
-    def _drifting(self):
-        """The level moves no faster than a cell drifts (an eighth of a band over _TREND
-        samples): a slow hand's first grams, arriving smoothly, passed for still (_unmoving)
-        and the level, re-taken at every sample, walked up with them."""
-        moved = self._moved()
-        return -self._band // 8 <= moved <= self._band // 8
-
     def _held_since_run(self):
         """The level now is the level the run of stable windows began at. A slow hand's stick
         arrives smoothly enough for each window to be stable (the more so on a band grown wide
@@ -1064,7 +1058,7 @@ class Detector:
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
                 return
-            elif self._run >= self._resync_run and self._drifting() and self._held_since_run():
+            elif self._run >= self._resync_run and drifting(self) and self._held_since_run():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.

@@ -59,6 +59,15 @@ def tail_of(det, d):
     return d < 0 or det._fall_drop - d >= det._fall_n * det._mean - det._band
 
 
+def drifting(det):
+    """Does the level move no faster than a cell drifts (an eighth of a band over _TREND
+    samples)? Only such a level is re-taken after a long stillness: a slow hand's first grams,
+    arriving smoothly, pass for still (_unmoving), and the level, re-taken at every sample,
+    walked up with them."""
+    moved = det._moved()
+    return -det._band // 8 <= moved <= det._band // 8
+
+
 def tail_unit(det):
     """The typical stick of the tower as it stood before the fall whose tail this is. The
     tower left after it weighs what was there less the weight measured leaving: sticks weighed
