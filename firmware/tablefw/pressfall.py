@@ -284,9 +284,11 @@ class PressWatch:
         self._qx = ax
         self._qy = ay
         off = self._off
-        if not held or moved > off or r * 2 <= off or (abs(gx) + abs(gy)) * _GROW_X < off:
-            return 0
         det = self._det
+        if det is None or not held or moved > off or r * 2 <= off:
+            return 0
+        if (abs(gx) + abs(gy)) * _GROW_X < off:
+            return 0
         nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._level - self._ot) // 50))
         nx = _newest(det, 1) - det._mx - self._ox - hx * nt // 16
         ny = _newest(det, 2) - det._my - self._oy - hy * nt // 16
