@@ -1142,9 +1142,12 @@ class Detector:
 
     def _rest_of_last(self, t, d):
         """Was `d` the rest of the stick placed just before (it was weighed while a hand still
-        held or pressed it)? Then that stick's mass is corrected."""
+        held or pressed it)? Then that stick's mass is corrected. Not once a fall came since:
+        a slow hand's first grams are no rest of a stick that may have gone."""
         n = self._nsticks
         if ticks_diff(t, self._last_place_t) > 3000 or n == 0 or n > _MAX_STICKS:
+            return False
+        if ticks_diff(self._last_fall_t, self._last_place_t) > 0:
             return False
         whole = self._mass[n - 1] + d
         if whole < self._whole_lo or whole > self._whole_hi:

@@ -2,6 +2,7 @@
 a touch on a plate that rings for a second after the hand lets go (tablefw/detect.py)."""
 
 import pytest
+from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
@@ -119,3 +120,14 @@ def test_the_level_is_retaken_once_per_stillness_not_walked_up_with_a_slow_hand(
     _, tally = play(seed, slow, script, clean=True, stick_g=12.0)
     assert tally.placed_found == tally.placed_reported == 4, tally.misses
     assert max(tally.latency["placed"]) < 300, tally.latency
+
+
+def test_a_slow_stick_s_first_grams_after_a_fall_are_no_rest_of_the_stick_that_fell():
+    # Noisy tuning game 1034: a stick placed at 74.96 s falls at 75.15 s; the next stick's
+    # weight arrives slowly from 76.2 s (released 77.15 s). Before: its first 2.8 g were taken
+    # at 76.87 s as the rest of the stick placed last (which had gone), the other 5 g fell
+    # short of a stick, and it was placed only 1.4 s after its release, as a level held.
+    game = tuning_game("noisy", 1034)
+    found = run_detector(game.meta, samples_between(game, 0, 78500))
+    placed = [e["t_ms"] for e in found if e["kind"] == "placed" and 76000 < e["t_ms"]]
+    assert placed and placed[0] < 77145 + 300, placed
