@@ -7,7 +7,8 @@
 #   are followed while the plate is still and never become events. "Stable" is measured against
 #   the board's own noise, learned while the plate is quiet.
 #   A level that keeps moving one way is never followed (a slow hand's stick arrives over
-#   most of a second, each window looking still), nor one that came within a still run.
+#   most of a second, each window looking still: after 2 s still, the level is re-taken only
+#   while it moves no faster than a cell drifts), nor one that came within a still run.
 # - placed: a stable rise of about one stick (hands shake; a rise of two is a hand, not two
 #   sticks); a stick weighed while a hand still held part of it, or rested on it, is
 #   corrected when the rest arrives, or the hand lifts. fell: a lower level held 50 ms,

@@ -28,7 +28,7 @@ def lone_wild(det, mi):
         b = med[k + j1]
         d1 = b - med[k + mi]
         d2 = b - med[k + j2]
-        least = det._spike[i] // 7500 * det._stick  # (the spike limit is 25 g: a third of a stick)
+        least = det._spike[i] // 7500 * det._stick  # a third of a stick (the spike limit: 25 g)
         if d1 > least and d2 > least or d1 < -least and d2 < -least:
             if 3 * _grams(det, i, min(abs(d1), abs(d2))) > det._stick:
                 if at >= 0:
