@@ -103,14 +103,12 @@ from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401
 from tablefw.settle import (
     SlowRing,
     back_after_fell,
-    drifting,
     fall_rest,
     hold_lapsed,
     let_go,
     loose_rest,
     place_through_ring,
     tail_of,
-    tail_unit,
 )
 from tablefw.tilt import upright_now, watch_tilt
 
@@ -893,12 +891,15 @@ class Detector:
             lim = _RING * _LEAN_MG  # sigma of the difference of the two sums)
         return -lim <= dx <= lim and -lim <= dy <= lim
 
-    def _unmoving(self):
+    def _unmoving(self, part=2):
         """The level is not on its way anywhere: the last window and the one _TREND samples
-        before it agree. A slow hand's stick arrives over most of a second, smoothly enough
-        to look still window by window; following it would lose the stick."""
+        before it agree within 1/`part` of a band. A slow hand's stick arrives over most of a
+        second, smoothly enough to look still window by window; following it would lose the
+        stick. (An eighth of a band, no faster than a cell drifts, for the level re-taken after
+        a long stillness: its first grams pass for still at half a band, and the level, re-taken
+        at every sample, walked up with them.)"""
         moved = self._moved()
-        return -self._band // 2 <= moved <= self._band // 2
+        return -self._band // part <= moved <= self._band // part
 
     def _held_since_run(self):
         """The level now is the level the run of stable windows began at. A slow hand's stick
@@ -1059,7 +1060,7 @@ class Detector:
             elif calm and d < -self._band and fall_rest(self, t):
                 self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
                 return
-            elif self._run >= self._resync_run and drifting(self) and self._held_since_run():
+            elif self._run >= self._resync_run and self._unmoving(8) and self._held_since_run():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
             elif self._run & 7 == 0:
                 # Creep after slow drift (<= 0.1 g/s), never fast enough to follow a hand.
@@ -1114,7 +1115,7 @@ class Detector:
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was reported (the fall and onsets since), so a partial drop is never
         an extra stick, and a stick counted short is added."""
-        unit = tail_unit(self)
+        unit = self._unit(self._fall_n, self._fall_drop)
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
         most = self._fall_n + self._nsticks
@@ -1165,14 +1166,12 @@ class Detector:
         """Can a small change with no hand on the tower be the rest of the last stick? Soon
         after its placement; later, a change the level holds (going nowhere): a rise is the
         hand that held part of it letting go after a long hold, a drop the hand that rested on
-        it lifting (unless a fall came since: then the drop is the fall's). Left to the creep,
-        the stick stays weighed wrong, and so does the typical stick, against which a fall's
-        count and rest are judged; and the next stick is weighed from a wrong level."""
+        it lifting (none once a fall came since: _rest_of_last). Left to the creep, the stick
+        stays weighed wrong, and so does the typical stick, against which a fall's count and
+        rest are judged; and the next stick is weighed from a wrong level."""
         if ticks_diff(t, self._last_place_t) < _REST_MS:
             return True
-        if d < -self._band:
-            return ticks_diff(self._last_place_t, self._last_fall_t) > 0 and self._unmoving()
-        return d > self._band and self._unmoving()
+        return (d > self._band or d < -self._band) and self._unmoving()
 
     def _commit(self, d, mx, my):
         self._level += d
@@ -1314,11 +1313,15 @@ class Detector:
         self._forget(n, drop)
         self._commit(-drop, mx, my)
 
-    def _unit(self):
-        """Typical mass of the sticks on the tower (weighed when placed)."""
-        on = self._nsticks
-        if 0 < on <= _MAX_STICKS and self._sum // on >= self._stick // 2:
-            return self._sum // on
+    def _unit(self, n=0, g100=0):
+        """Typical mass of the sticks on the tower (weighed when placed), with `n` more sticks
+        weighing `g100` (those of the fall whose tail is counted: the tower left after a fall
+        weighs what was there less the weight measured leaving, light when its sticks were
+        weighed short, a hand still holding part of each; against it a big fall's tail came
+        out several sticks)."""
+        on = self._nsticks + n
+        if 0 < on and self._nsticks <= _MAX_STICKS and (self._sum + g100) // on >= self._stick // 2:
+            return (self._sum + g100) // on
         return self._mean
 
     def _count(self, drop):

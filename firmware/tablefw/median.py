@@ -42,9 +42,9 @@ def lone_wild(det, mi):
     moved = 0
     for i in range(det.ncells):
         k = 3 * i
-        b = med[k + (mi + 1) % 3]
+        b = med[k + j1]
         d1 = b - med[k + mi]
-        d2 = b - med[k + (mi + 2) % 3]
+        d2 = b - med[k + j2]
         back = _grams(det, i, min(abs(d1), abs(d2))) if (d1 > 0) == (d2 > 0) else 0
         if i == at:
             top = back

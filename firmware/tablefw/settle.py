@@ -59,27 +59,6 @@ def tail_of(det, d):
     return d < 0 or det._fall_drop - d >= det._fall_n * det._mean - det._band
 
 
-def drifting(det):
-    """Does the level move no faster than a cell drifts (an eighth of a band over _TREND
-    samples)? Only such a level is re-taken after a long stillness: a slow hand's first grams,
-    arriving smoothly, pass for still (_unmoving), and the level, re-taken at every sample,
-    walked up with them."""
-    moved = det._moved()
-    return -det._band // 8 <= moved <= det._band // 8
-
-
-def tail_unit(det):
-    """The typical stick of the tower as it stood before the fall whose tail this is. The
-    tower left after it weighs what was there less the weight measured leaving: sticks weighed
-    short when placed (a hand still holding part of each) leave it light, and a big fall's
-    tail, counted on its whole drop against that, came out several sticks."""
-    on = det._nsticks + det._fall_n
-    total = det._sum + det._fall_drop
-    if on > 0 and total // on >= det._stick // 2:
-        return total // on
-    return det._mean
-
-
 def fall_rest(det, t):
     """Can a small drop still be the rest of the last fall? Soon after it, when its level was
     taken short of its count (a stick sliding off for 200 ms is caught mid-slide): the rest

@@ -13,7 +13,6 @@ import random
 from array import array
 
 from tablefw.detect import FELL, PLACED, Detector
-from tablefw.settle import tail_unit
 
 CPG = 2000.0
 XY = [(-66, -66), (66, -66), (66, 66), (-66, 66)]
@@ -71,5 +70,5 @@ def test_a_fall_s_tail_is_counted_against_the_tower_as_it_stood_before_the_fall(
     det = Detector([CPG] * 4, XY, 8.0)
     det._nsticks, det._sum = 16, 27600 - 18960
     det._fall_n, det._fall_drop = 24, 18960
-    assert tail_unit(det) == 690
+    assert det._unit(24, 18960) == 690  # (the tail's unit: the fall's sticks counted in)
     assert det._unit() == 540
