@@ -47,3 +47,14 @@ def test_more_scenario_seeds_only_among_the_tuning_seeds(bench, monkeypatch, cap
     monkeypatch.setattr("sys.argv", ["bench_detect.py", "--scenario-seeds", "9"])
     assert bench.main() == 2
     assert "needs --tuning" in capsys.readouterr().err
+
+
+def test_a_cached_game_is_the_game_as_played(bench, tmp_path):
+    physics = bench.regimes()["real"][1]
+    played = bench.played(1000, physics, False, None)
+    assert bench.played(1000, physics, False, str(tmp_path)) == played  # played, then kept
+    (kept,) = tmp_path.glob("*.pickle")
+    assert bench.played(1000, physics, False, str(tmp_path)) == played  # read back
+    noisy = bench.regimes()["noisy"][1]
+    assert bench.played(1000, noisy, False, str(tmp_path))[1] != played[1]  # its own entry
+    assert len(list(tmp_path.glob("*.pickle"))) == 2 and kept.exists()
