@@ -28,8 +28,8 @@
 #   where it was is told as a placement at once, through the ringing (a stick falling just
 #   after is a fall of its own); one down by just the sticks told, a touch. One a stick up is
 #   placed (a stick resting there looks the same), but its hand may still hold it, pressing:
-#   its drop back by about that stick soon after, no hand since, is that hand letting go, no
-#   fall (settle.let_go).
+#   its drop back by about that stick soon after (the hand pressing on meanwhile or not) is
+#   that hand letting go, no fall (settle.let_go).
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away; one not
 #   learned yet too: the windows' average takes out most of it).

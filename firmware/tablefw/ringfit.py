@@ -269,6 +269,8 @@ def fit(det, di, knocked=False, handless=False):
         if first:
             refilter(det)
         period(det)
+        if first:
+            renull(det)
 
 
 def refilter(det):
@@ -290,6 +292,30 @@ def refilter(det):
             y2 = uh[b + ((si - j - 2) & _UMASK)]
             uh[b + ((si - j) & _UMASK)] = (_Q * y - a1 * y1 - a2 * y2) // den
     _resum(det)
+
+
+def renull(det):
+    """The nulled totals and moments kept (the detector's history) as the boxcar, run on the
+    refiltered values, would have made them: they were the raw ones, the ringing whole in
+    them. Else every window and trend reaching back past the switch compares nulled values
+    with raw ringing: a stick let go while the ringing was being learned waits for windows
+    that start after the switch (and a knock or a hand then keeps it from being placed at
+    all), and a fall's onset reads the raw swing before it as its drop growing. Back as far
+    as the refiltered values reach; older ones stay as they were."""
+    n = det._bn
+    f = det._bf
+    uh = det._uh
+    si = det._si
+    ri = det._ri
+    for c in range(3):
+        buf = det._ring if c == 0 else (det._mxr if c == 1 else det._myr)
+        b = c * _UH
+        for k in range(_UH - 2 - n):
+            p = si - 1 - k  # (the newest value kept is the last sample's)
+            s = 0
+            for j in range(n):
+                s += uh[b + ((p - j) & _UMASK)]
+            buf[(ri - 1 - k) & _RMASK] = (16 * s + f * uh[b + ((p - n) & _UMASK)]) // (16 * n + f)
 
 
 def raw_jump(det, n):

@@ -29,11 +29,11 @@ def back_after_fell(det, level):
 def let_go(det, t, d, mx, my):
     """A stick seen leaving under the press, then a level one stick up (placed: it cannot be
     told from a stick resting there): the hand may still hold its stick, pressing. Its let-go
-    soon after, with no hand since, drops the level back by about what was placed: no fall
-    (the placement was the one for the fallen one). Taken silently; True if so."""
+    soon after drops the level back by about what was placed: no fall (the placement was the
+    one for the fallen one). Taken silently; True if so. Also when the hand pressed on
+    meanwhile: the hand that holds a stick presses on it, its press wandering up by most of a
+    stick before it lets go (as _same_hand knows), and that let-go was told as a second fall."""
     hold_lapsed(det, t)
-    if det._ep_pos:
-        det._held = False  # (a hand came since)
     if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
