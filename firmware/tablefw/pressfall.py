@@ -43,7 +43,9 @@
 # too): the first press of a noisy board is judged against that noise, not the threshold's
 # minimum; a residual held off the line is no noise.
 #
-# Within one episode a stick that has come to rest alone is the new origin (rebase); a
+# Within one episode a stick that has come to rest alone is the new origin (rebase), and a
+# plate back at the origin a while (total and moments) has lost its hand: the next load starts
+# a new line (a light one off the last hand's line is no stick gone); a
 # residual farther off than any two loads on the plate means the line is not this hand's, and
 # the watch says nothing more.
 # Sums stay below 2**30 (small ints on 32-bit ports); integers only; no allocation per sample.
@@ -138,6 +140,7 @@ class PressWatch:
         self._took = False  # the run-on residual was taken on the sample before: (_qx, _qy)
         self._qx = 0
         self._qy = 0
+        self._home = 0  # samples in a row back at the origin, total and moments
 
     def feed(self, dt100, dx, dy, span=0):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
@@ -171,6 +174,15 @@ class PressWatch:
             self._low = 0
             self._cont = False
             return False
+        self._home = self._home + 1 if abs(dt) * 4 <= self._min_t else 0
+        if abs(dx) + abs(dy) > self._maybe:
+            self._home = 0
+        if self._home >= _HOLD and self._fitted:
+            # Back where the watch began, total and moments, a while: the hand has gone and
+            # left nothing, and the next load is a new hand's, at its own spot, not a step off
+            # the line the last one pressed along. (Moments moved by a stick _MAYBE_MM away
+            # are a stick placed and another gone: not back.)
+            self.rebase(self._ot, self._ox, self._oy)
         sxx = self._sxx
         r = 0
         ra = 0
