@@ -136,6 +136,7 @@ _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves t
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
+_JOLT_MS = const(450)  # a jolt this recent is in the base's sums over _RING samples (~400 ms)
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _MAX_STICKS = const(64)
@@ -349,6 +350,7 @@ class Detector:
         self._ep_fell = 0  # sticks seen leaving while a hand pressed (reported at once)
         self._ep_ax = 0
         self._ep_ay = 0
+        self._ep_jolted = False  # ... taken with a jolt in them: taken again once it has gone
         self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
         self._slow.reset()
@@ -969,6 +971,14 @@ class Detector:
                 self._ep_t = t
                 self._ep_ax = _sum(self._ax)  # the base's tilt as the episode began (x _RING)
                 self._ep_ay = _sum(self._ay)
+                self._ep_jolted = ticks_diff(t, self._shake_t) <= _JOLT_MS
+        if self._ep_jolted and ticks_diff(t, self._shake_t) > _JOLT_MS:
+            # (a knock opens an episode with its swing in the sums: against that, the base
+            # the knock left as it was tilts, and a stick leaving during the next press was
+            # taken for the table leant on)
+            self._ep_jolted = False
+            self._ep_ax = _sum(self._ax)
+            self._ep_ay = _sum(self._ay)
         if dev > self._exc and calm:
             self._ep_pos += 1
             self._hand_t = t
