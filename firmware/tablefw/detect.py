@@ -973,9 +973,9 @@ class Detector:
                 self._ep_ay = _sum(self._ay)
                 self._ep_jolted = ticks_diff(t, self._shake_t) <= _JOLT_MS
         if self._ep_jolted and ticks_diff(t, self._shake_t) > _JOLT_MS:
-            # (a knock opens an episode with its swing in the sums: against that, the base
-            # the knock left as it was tilts, and a stick leaving during the next press was
-            # taken for the table leant on)
+            # (a knock that opens an episode leaves its swing in those sums: against them the
+            # base, back as it was, looked tilted all episode, and a stick leaving during the
+            # next press was taken for the table leant on)
             self._ep_jolted = False
             self._ep_ax = _sum(self._ax)
             self._ep_ay = _sum(self._ay)
