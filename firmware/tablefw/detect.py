@@ -602,7 +602,7 @@ class Detector:
         med = self._med
         b = med[k + (mi + 1) % 3]
         gap = self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3]
-        if odd or gap and self._near(k, mi, i):
+        if odd or (gap and self._near(k, mi, i)):
             # No reading then (the one before repeated): halfway between its neighbours. A
             # load on its way (a hand pressing) moves the other cells meanwhile, and one cell
             # held back is a step of the moments off the hand's line, a stick leaving.

@@ -174,9 +174,8 @@ class PressWatch:
             self._low = 0
             self._cont = False
             return False
-        self._home = self._home + 1 if abs(dt) * 4 <= self._min_t else 0
-        if abs(dx) + abs(dy) > self._maybe:
-            self._home = 0
+        home = abs(dt) * 4 <= self._min_t and abs(dx) + abs(dy) <= self._maybe
+        self._home = self._home + 1 if home else 0
         if self._home >= _HOLD and self._fitted:
             # Back where the watch began, total and moments, a while: the hand has gone and
             # left nothing, and the next load is a new hand's, at its own spot, not a step off
@@ -297,9 +296,8 @@ class PressWatch:
         self._qy = ay
         off = self._off
         det = self._det
-        if det is None or not held or moved > off or r * 2 <= off:
-            return 0
-        if (abs(gx) + abs(gy)) * _GROW_X < off:
+        grew = (abs(gx) + abs(gy)) * _GROW_X >= off
+        if det is None or not held or moved > off or r * 2 <= off or not grew:
             return 0
         nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._level - self._ot) // 50))
         nx = _newest(det, 1) - det._mx - self._ox - hx * nt // 16
