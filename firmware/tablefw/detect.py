@@ -1080,7 +1080,7 @@ class Detector:
                     self._level -= 1
             self._keep_moments(mx, my)
             return
-        if self._no_hand(d) and ticks_diff(t, self._last_fall_t) < _TAIL_MS and tail_of(self, d):
+        if tail_of(self, t, d):
             self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:
@@ -1099,12 +1099,6 @@ class Detector:
             self._commit(d, mx, my)
         elif self._run >= self._hold_run * 3 and self._held_since_run():
             self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
-
-    def _no_hand(self, d):
-        """Was no hand on the tower in this episode, as far as a level `d` off tells? None
-        pressed; or one sample above the level only (a ringing's swing, a knock's, or a hand's
-        first touch) and the level is lower: a hand adds weight, it takes none away."""
-        return not self._ep_pos or (self._ep_pos == 1 and d < 0)
 
     def _same_hand(self, t):
         """A rise of a stick this soon after a placement is the hand that placed it pressing

@@ -48,15 +48,30 @@ def hold_lapsed(det, t):
         det._held = False
 
 
-def tail_of(det, d):
+def tail_of(det, t, d):
     """Can a level `d` off, soon after a fall with no hand, be that fall's tail? Any further
     drop; a rise only as far as the fall's level overshot its count (caught in the ringing's
     trough). A rise beyond is a hand holding part of the next stick on the tower (or a slow
     hand's first grams): taken as the tail, the level walked up with it and the stick weighed
     short, placed 1.5 s late as an unexplained level. (Nor a drop let_go takes.)"""
+    if ticks_diff(t, det._last_fall_t) >= _TAIL_MS or not _no_hand(det, d):
+        return False
     if det._held and det._one_lo < -d < det._one_hi:
         return False
     return d < 0 or det._fall_drop - d >= det._fall_n * det._mean - det._band
+
+
+def _no_hand(det, d):
+    """Was no hand on the tower in this episode, as far as a level `d` off tells? None
+    pressed; or one sample above the level only (a ringing's swing, a knock's, or a hand's
+    first touch) and the level is lower: a hand adds weight, it takes none away. Or a part of
+    a stick gone since a fall that came after the last placement: a hand pressing when that
+    level was taken (a slow hand placing while a stick fell, its let-go taken for the fall)
+    has let go since; left unexplained, the level stayed that high until the next stick,
+    whose rise then fell short of one and was never placed."""
+    if not det._ep_pos or (det._ep_pos == 1 and d < 0):
+        return True
+    return -det._stick // 2 <= d < 0 and ticks_diff(det._last_fall_t, det._last_place_t) > 0
 
 
 def fall_rest(det, t):
