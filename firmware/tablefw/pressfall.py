@@ -43,7 +43,9 @@
 # too): the first press of a noisy board is judged against that noise, not the threshold's
 # minimum; a residual held off the line is no noise.
 #
-# Within one episode a stick that has come to rest alone is the new origin (rebase), and a
+# Within one episode a stick that has come to rest alone is the new origin (rebase), as is the
+# plate held still a while before the hand's line is fitted (the level the episode opened from
+# may be off by a third of a stick, and a line fitted through a wrong origin is tilted), and a
 # plate back at the origin a while (total and moments) has lost its hand: the next load starts
 # a new line (a light one off the last hand's line is no stick gone); a
 # residual farther off than any two loads on the plate means the line is not this hand's, and
@@ -78,6 +80,7 @@ _AHOLD = const(2)  # samples the run-on residual must stay off the line (a slow 
 _GROW_X = const(4)  # ... having grown by 1/_GROW_X of the threshold over half the boxcar
 _PAST = const(16)  # changes kept for the run-on (power of two, over half the longest boxcar)
 _PMASK = const(15)
+_CALM = const(32)  # samples the plate holds still, before the hand's line, to be measured from
 _UH = const(32)  # as in detect.py: values out of the ringing's inverse filter kept per channel
 _UMASK = const(31)
 
@@ -141,6 +144,13 @@ class PressWatch:
         self._qx = 0
         self._qy = 0
         self._home = 0  # samples in a row back at the origin, total and moments
+        self._calm = 0  # samples in a row held near (_kt, _kx, _ky) before any fit ...
+        self._kt = 0
+        self._kx = 0
+        self._ky = 0
+        self._ct = 0  # ... and their sums
+        self._cx = 0
+        self._cy = 0
 
     def feed(self, dt100, dx, dy, span=0):
         """One calm sample of the episode: the change in total (g x100) and in moments (g x mm)
@@ -182,6 +192,8 @@ class PressWatch:
             # the line the last one pressed along. (Moments moved by a stick _MAYBE_MM away
             # are a stick placed and another gone: not back.)
             self.rebase(self._ot, self._ox, self._oy)
+        if not self._fitted and self._still_origin(dt, dx, dy):
+            return False
         sxx = self._sxx
         r = 0
         ra = 0
@@ -278,6 +290,35 @@ class PressWatch:
             self._learn_noise(r)
         if dt >= self._fit_t and r * _LEARN_X <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
+        return False
+
+    def _still_origin(self, dt, dx, dy):
+        """Before the hand's line is fitted, a plate held still for _CALM samples is where the
+        watch measures from (True once it is, then): the level an episode opens from may be off
+        by a third of a stick (a stick weighed while its hand still pressed, left to the
+        creep), and a line fitted through a wrong origin is tilted: its residual grows with the
+        press, like a stick gone. (A hand holding still is on its own line anyway.)"""
+        if (
+            self._calm
+            and abs(dt - self._kt) * 4 <= self._min_t
+            and abs(dx - self._kx) + abs(dy - self._ky) <= self._off
+        ):
+            self._calm += 1
+            self._ct += dt
+            self._cx += dx
+            self._cy += dy
+            if self._calm < _CALM:
+                return False
+            n = self._calm
+            self.rebase(
+                self._ot + self._ct * 50 // n, self._ox + self._cx // n, self._oy + self._cy // n
+            )
+            self._pn = 0  # (the changes kept were measured from the old origin)
+            return True
+        self._calm = 1
+        self._kt = self._ct = dt
+        self._kx = self._cx = dx
+        self._ky = self._cy = dy
         return False
 
     def _ahead(self, k, rx, ry, r, hx, hy, held):

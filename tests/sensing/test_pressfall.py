@@ -464,3 +464,18 @@ def test_a_light_load_after_the_hand_has_gone_is_no_step_off_its_line():
         assert not watch.feed(0, 0, 0)
     at = press(watch, (60.0, 50.0), fall_at=40, stick_xy=(-25.0, 20.0))
     assert at is not None and 40 < at <= 50, at
+
+
+def test_a_press_is_measured_from_where_the_plate_held_still_before_it():
+    # The level the episode opened from is 5 g and 200 g x mm off the plate (a stick weighed
+    # while its hand still pressed): half a second still there, then a hand presses at one
+    # spot, to 55 g in 6 samples and on to over 100 g. Through the stale origin its line,
+    # fitted on the ramp, is tilted, and the harder press stands off it like a stick gone.
+    watch = PressWatch(int(STICK_G * 100))
+    hand = (27.0, -38.0)
+    for n in range(40):
+        assert not watch.feed(-500 + (n % 3) * 10, (n % 5), -200)
+    for n in range(60):
+        force = min(55.0, n * 55.0 / 6) + max(0.0, n - 6) * 1.0
+        dt = -5.0 + force
+        assert not watch.feed(int(dt * 100), int(force * hand[0]), int(-200 + force * hand[1])), n
