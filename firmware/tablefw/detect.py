@@ -131,7 +131,6 @@ _ALONE_MS = const(150)  # a stick resting alone this long in an episode: its han
 _LEAVE_MS = const(180)  # a stick let go that falls at once: its weight leaves within this
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
-_TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
 _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a stick landing
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
@@ -288,8 +287,6 @@ class Detector:
         self._run = 0
         self._run_from = 0  # the window's mean as the run of stable windows began
         self._quiet = 0
-        self._momx = 0
-        self._momy = 0
         self._has_ref = False
         self._rx = 0
         self._ry = 0
@@ -320,8 +317,7 @@ class Detector:
         self._level = 0
         self._mx = 0
         self._my = 0
-        self._wx = 0  # the moments averaged over the level's last window (see _keep_moments)
-        self._wy = 0
+        self._wt = 0  # the total at the level (see _keep_moments)
         self._nsticks = 0
         self._sum = 0
         self._mean = self._stick
@@ -458,8 +454,6 @@ class Detector:
         self._ri = (ri + 1) & _RMASK
         if self._nring < _RING:
             self._nring += 1
-        self._momx = mx
-        self._momy = my
         self._step(t_ms, total, mx, my)
         return self._events.count
 
@@ -704,15 +698,18 @@ class Detector:
         knocked = ticks_diff(t, self._knock_t)
         if self._ep and knocked > _KNOCK_RING_MS and not self._ep_fell:
             span = self._bn + 2 if self._a2 else 0  # (a wild reading's pulse, averaged)
-            if self._press.feed(dev, mx - self._mx, my - self._my, span) and self._base_level():
+            if (
+                self._press.feed(total - self._wt, mx - self._mx, my - self._my, span)
+                and self._base_level()
+            ):
                 self._ep_fell = 1  # a stick left from elsewhere while the hand pressed
                 self._fk += 1
                 self._emit(FELL, t, 1, self._mean)
         if self._ep and self._still_level(calm, spread) and ticks_diff(t, self._ep_t) > _STUCK_MS:
-            self._end_still(t, mx, my)
+            self._end_still(t)
             return
         if stable:
-            self._settled(t, self._avg(self._ring, _WIN) - level, mx, my)
+            self._settled(t, self._avg(self._ring, _WIN) - level)
             return
         if calm and self._ep and knocked > _KNOCK_RING_MS and self._slow.place(self, t, level):
             return
@@ -724,7 +721,7 @@ class Detector:
         if calm and self._ep_fell and back_after_fell(self, level):
             self._fk = 0  # (told at once: a new fall counts afresh)
             self._one_for_one(t)
-            self._keep_moments(mx, my)
+            self._keep_moments()
             return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -740,16 +737,16 @@ class Detector:
                 and -self._band <= 2 * slope <= self._band
             ):
                 self._place(t, d)
-                self._commit(d, mx, my)
+                self._commit(d)
                 return
             self._last_loose = d // self._same
         if shaken > self._hush and self._nring >= _QUICK and self._spread(_QUICK) <= self._band:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
-                    self._fall_tail(t, d, mx, my)  # (counted on the whole drop)
+                    self._fall_tail(t, d)  # (counted on the whole drop)
                 else:
-                    self._fell(t, -d, mx, my)  # a lower level held 50 ms: report the fall now
+                    self._fell(t, -d)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         knocked = ticks_diff(t, self._knock_t)
@@ -933,13 +930,13 @@ class Detector:
         self._still += 1
         return self._still >= self._still_run
 
-    def _end_still(self, t, mx, my):
+    def _end_still(self, t):
         """The episode's still level is settled as a stable window would be where that explains
         it, else taken as it is."""
         d = self._avg(self._ring, _WIN) - self._level
-        self._settled(t, d, mx, my)
+        self._settled(t, d)
         if self._ep:
-            self._commit(d, mx, my)
+            self._commit(d)
 
     def _stood_back(self):
         """A tower stood back up after a topple (there is a reference): still for half a
@@ -956,7 +953,7 @@ class Detector:
                 self._place_standing(g * 10 if isinstance(g, int) and g > 0 else self._stick)
         self._armed = True
         self._level = self._avg(self._ring, _WIN)
-        self._keep_moments(self._momx, self._momy)
+        self._keep_moments()
         self._rx = self._avg(self._ax, _WIN)
         self._ry = self._avg(self._ay, _WIN)
         self._rz = self._avg(self._az, _WIN)
@@ -1054,7 +1051,7 @@ class Detector:
         self._resting(t, self._ch[0] + s // _QUICK - self._level)
         return True
 
-    def _settled(self, t, d, mx, my):
+    def _settled(self, t, d):
         """A stable window: compare it with the last stable state."""
         s = self._stick
         mean = self._mean
@@ -1068,7 +1065,7 @@ class Detector:
             if calm and self._rest_due(t, d) and self._rest_of_last(t, d):
                 self._level += d  # still settling after a placement: the same stick
             elif calm and d < -self._band and fall_rest(self, t):
-                self._fall_tail(t, d, mx, my)  # the rest of a fall's weight, gone since
+                self._fall_tail(t, d)  # the rest of a fall's weight, gone since
                 return
             elif self._run >= self._resync_run and self._unmoving(8) and self._held_since_run():
                 self._level += d  # still for 2 s, nothing to explain: this is the level
@@ -1078,13 +1075,13 @@ class Detector:
                     self._level += 1
                 elif d < 0:
                     self._level -= 1
-            self._keep_moments(mx, my)
+            self._keep_moments()
             return
         if tail_of(self, t, d):
-            self._fall_tail(t, d, mx, my)  # (however far: the count is on the whole drop)
+            self._fall_tail(t, d)  # (however far: the count is on the whole drop)
             return
         if d < -s // 2:
-            self._fell(t, -d, mx, my)
+            self._fell(t, -d)
             return
         # One stick per placement: a level ~2 sticks up is a hand, not two sticks.
         fits = self._one_lo < d < self._one_hi and not self._same_hand(t)
@@ -1094,11 +1091,11 @@ class Detector:
         if fits or (held and d > mean // 2 and d < mean * 3 // 2):
             self._place(t, d)
             self._held = fits and self._ep_fell
-            self._commit(d, mx, my)
+            self._commit(d)
         elif d < self._one_lo and self._settling_rest(t) and self._rest_of_last(t, d):
-            self._commit(d, mx, my)
+            self._commit(d)
         elif self._run >= self._hold_run * 3 and self._held_since_run():
-            self._commit(d, mx, my)  # held 4.5 s and explained by nothing: take it as it is
+            self._commit(d)  # held 4.5 s and explained by nothing: take it as it is
 
     def _same_hand(self, t):
         """A rise of a stick this soon after a placement is the hand that placed it pressing
@@ -1114,7 +1111,7 @@ class Detector:
         self._last_place_t = t
         self._ep_reset()
 
-    def _fall_tail(self, t, d, mx, my):
+    def _fall_tail(self, t, d):
         """A change soon after a fall with no hand on the tower (the rest of a fall whose level
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was reported (the fall and onsets since), so a partial drop is never
@@ -1138,7 +1135,7 @@ class Detector:
             self._fall_n = told
         self._last_fall_t = t
         self._fall_drop = drop
-        self._commit(d, mx, my)
+        self._commit(d)
 
     def _settling_rest(self, t):
         """Can a level that was not calm still be the rest of the last stick? Soon after its
@@ -1177,20 +1174,21 @@ class Detector:
             return True
         return (d > self._band or d < -self._band) and self._unmoving()
 
-    def _commit(self, d, mx, my):
+    def _commit(self, d, n=_WIN):
         self._level += d
-        self._keep_moments(mx, my)
+        self._keep_moments(n)
         self._ep_reset()
 
-    def _keep_moments(self, mx, my):
-        """The moments at the level: this sample's (the press watch's origin), and averaged over
-        the last window (_swapped's: one sample of a noisy plate's moments strays by most of a
-        stick at _SHIFT_MM, and a touch's end, compared sample to sample, looked like a stick
-        swapped)."""
-        self._mx = mx
-        self._my = my
-        self._wx = self._avg(self._mxr, _WIN)
-        self._wy = self._avg(self._myr, _WIN)
+    def _keep_moments(self, n=_WIN):
+        """The total and moments at the level, averaged over its last n samples: the press
+        watch's origin (one sample of a noisy plate's moments strays by 100 g x mm, and a line
+        fitted through an origin that far off is tilted: see pressfall.py), and _swapped's (a
+        touch's end, compared sample to sample, looked like a stick swapped). The total is
+        averaged with the moments, not taken from the level: that may lag the plate by a third
+        of a stick (the creep)."""
+        self._wt = self._avg(self._ring, n)
+        self._mx = self._avg(self._mxr, n)
+        self._my = self._avg(self._myr, n)
 
     def _episode_end(self, t):
         """Back at the same level: a touch, a stick that was let go and fell, or nothing."""
@@ -1225,8 +1223,8 @@ class Detector:
         table leant on moves them too); after a touch they come back."""
         if self._ep_touch or self._ep_fell or not self._press.maybe or not self._base_level():
             return False
-        dx = self._avg(self._mxr, _WIN) - self._wx  # (called on a stable window)
-        dy = self._avg(self._myr, _WIN) - self._wy
+        dx = self._avg(self._mxr, _WIN) - self._mx  # (called on a stable window)
+        dy = self._avg(self._myr, _WIN) - self._my
         shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
         return shift * 100 >= self._stick * _SHIFT_MM and shift * _PRESS_LEFT >= self._ep_peak
 
@@ -1244,7 +1242,7 @@ class Detector:
         watch measures the next press from here, else that stick, at its own spot, is a step
         off the next hand's line (a stick leaving)."""
         if self._pl_from:
-            d = self._avg(self._ring, _QUICK) - self._level
+            d = self._avg(self._ring, _QUICK) - self._wt
             mx = self._avg(self._mxr, _QUICK) - self._mx
             self._press.rebase(d, mx, self._avg(self._myr, _QUICK) - self._my)
             self._pl_from = 0  # (once per rest)
@@ -1301,10 +1299,10 @@ class Detector:
         if self._placed_n >= 3:
             self._mean = self._placed_sum // self._placed_n
 
-    def _fell(self, t, drop, mx, my):
+    def _fell(self, t, drop):
         """The level after a fall: the count from the weight that left, less what _onset
         already reported."""
-        if let_go(self, t, -drop, mx, my):
+        if let_go(self, t, -drop):
             return  # (no fall: a hand letting go of the stick it placed)
         self._touch_fell(t, drop)
         n = self._count(drop)
@@ -1315,7 +1313,7 @@ class Detector:
         self._fall_drop = drop
         self._fall_n = n
         self._forget(n, drop)
-        self._commit(-drop, mx, my)
+        self._commit(-drop)
 
     def _unit(self, n=0, g100=0):
         """Typical mass of the sticks on the tower (weighed when placed), with `n` more sticks

@@ -26,7 +26,7 @@ def back_after_fell(det, level):
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
 
 
-def let_go(det, t, d, mx, my):
+def let_go(det, t, d):
     """A stick seen leaving under the press, then a level one stick up (placed: it cannot be
     told from a stick resting there): the hand may still hold its stick, pressing. Its let-go
     soon after drops the level back by about what was placed: no fall (the placement was the
@@ -37,7 +37,7 @@ def let_go(det, t, d, mx, my):
     if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
-    det._commit(d, mx, my)
+    det._commit(d)
     return True
 
 
@@ -117,7 +117,7 @@ def place_through_ring(det, t, level):
     det._place(t, g)
     # (the moments, too, as the two windows average them: what is left of the ringing moves
     # them as well, and a later press is judged against them)
-    det._commit(g, det._avg(det._mxr, 2 * _WIN), det._avg(det._myr, 2 * _WIN))
+    det._commit(g, 2 * _WIN)
     return True
 
 
@@ -171,7 +171,7 @@ class SlowRing:
             return False
         self.run = 0
         det._place(t, d)
-        det._commit(d, det._avg(det._mxr, _SLOW_W), det._avg(det._myr, _SLOW_W))
+        det._commit(d, _SLOW_W)
         return True
 
 
