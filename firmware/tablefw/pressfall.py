@@ -110,7 +110,8 @@ class PressWatch:
 
     def rebase(self, dt100, dx, dy):
         """Watch from here on: a stick that came to rest alone within the episode (its hand
-        gone) is no step off the next hand's line. Keeps `maybe`."""
+        gone) is no step off the next hand's line, nor is a level the plate held still at
+        before it (_still_origin). Keeps `maybe`."""
         self._ot = dt100  # where the change is measured from
         self._ox = dx
         self._oy = dy
