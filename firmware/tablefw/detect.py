@@ -317,7 +317,7 @@ class Detector:
         self._level = 0
         self._mx = 0
         self._my = 0
-        self._wt = 0  # the total at the level (see _keep_moments)
+        self._wt = 0  # the total at the level, averaged (see _keep_origin)
         self._nsticks = 0
         self._sum = 0
         self._mean = self._stick
@@ -721,7 +721,7 @@ class Detector:
         if calm and self._ep_fell and back_after_fell(self, level):
             self._fk = 0  # (told at once: a new fall counts afresh)
             self._one_for_one(t)
-            self._keep_moments()
+            self._keep_origin()
             return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
@@ -953,7 +953,7 @@ class Detector:
                 self._place_standing(g * 10 if isinstance(g, int) and g > 0 else self._stick)
         self._armed = True
         self._level = self._avg(self._ring, _WIN)
-        self._keep_moments()
+        self._keep_origin()
         self._rx = self._avg(self._ax, _WIN)
         self._ry = self._avg(self._ay, _WIN)
         self._rz = self._avg(self._az, _WIN)
@@ -1075,7 +1075,7 @@ class Detector:
                     self._level += 1
                 elif d < 0:
                     self._level -= 1
-            self._keep_moments()
+            self._keep_origin()
             return
         if tail_of(self, t, d):
             self._fall_tail(t, d)  # (however far: the count is on the whole drop)
@@ -1176,10 +1176,10 @@ class Detector:
 
     def _commit(self, d, n=_WIN):
         self._level += d
-        self._keep_moments(n)
+        self._keep_origin(n)
         self._ep_reset()
 
-    def _keep_moments(self, n=_WIN):
+    def _keep_origin(self, n=_WIN):
         """The total and moments at the level, averaged over its last n samples: the press
         watch's origin (one sample of a noisy plate's moments strays by 100 g x mm, and a line
         fitted through an origin that far off is tilted: see pressfall.py), and _swapped's (a
