@@ -341,7 +341,7 @@ class PressWatch:
         grew = (abs(gx) + abs(gy)) * _GROW_X >= off
         if det is None or not held or moved > off or r * 2 <= off or not grew:
             return 0
-        nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._level - self._ot) // 50))
+        nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._wt - self._ot) // 50))
         nx = _newest(det, 1) - det._mx - self._ox - hx * nt // 16
         ny = _newest(det, 2) - det._my - self._oy - hy * nt // 16
         if abs(nx) + abs(ny) < off:
