@@ -390,7 +390,7 @@ class _SlowPlate:
     def __init__(self):
         self._uh = array("i", [0] * 96)
         self._si = 0
-        self._level = 0
+        self._wt = 0  # (the level's averaged total, as _keep_origin keeps it)
         self._mx = 0
         self._my = 0
 
