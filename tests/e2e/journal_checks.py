@@ -16,8 +16,29 @@ def assert_scored_as_scripted(journal: str, script) -> None:
     )
     standings = json.loads(replayed.stdout)
     expected = script.expected_standings()
-    assert standings["finished"] is True
-    assert (standings["totals"], standings["winners"]) == (expected.totals, expected.winners)
+    told = (standings["finished"], standings["totals"], standings["winners"])
+    scripted = (True, expected.totals, expected.winners)
+    assert told == scripted, (
+        f"scored (finished, totals, winners) {told}, the script says {scripted}\n"
+        + _side_by_side(journal, script)
+    )
+
+
+def _side_by_side(journal: str, script) -> str:
+    """What the board told the table beside what the virtual tower did: to see which event a
+    failed run lost or made up (a run on a loaded machine can fail where an idle one passes)."""
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT message, decision FROM facts ORDER BY id").fetchall()
+    told = [
+        f"  board {json.loads(message).get('t', '?'):>7} ms  {decision}"
+        for message, decision in rows
+        if not decision.startswith("link:")
+    ]
+    truth = [
+        f"  tower {event['t_ms']:>7} ms  {event['kind']} {event.get('count', '')}".rstrip()
+        for event in script.truth_events()
+    ]
+    return "\n".join(["the board's events, as journaled:", *told, "the tower's truth:", *truth])
 
 
 def assert_no_board_event_twice(journal: str) -> None:
