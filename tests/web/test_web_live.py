@@ -134,6 +134,28 @@ def referee_sends(page, line: str) -> str:
     return answer
 
 
+def test_the_referee_types_on_while_the_game_changes_under_the_command_line(
+    bloodsticks_table, page_for
+):
+    """Every update rebuilds the page; a command half typed keeps its focus and caret. (A rebuild
+    while the browser test filled the line once dropped the text, and the old line was sent
+    again: "first Ann", refused.)"""
+    typing, other = page_for(TV), page_for(TV)
+    for page in (typing, other):
+        page.goto(bloodsticks_table.url + "/referee")
+        page.wait_for_selector("#log")
+    typing.click("#command")
+    typing.keyboard.type("coll")
+    seen = typing.evaluate("window.sticktableLast.version")
+    referee_sends(other, "first Ann")  # the game changes: every page is rebuilt
+    typing.wait_for_function(f"window.sticktableLast.version > {seen}")
+    typing.keyboard.type("ect")
+    assert typing.input_value("#command") == "collect"
+    typing.keyboard.press("Enter")
+    typing.wait_for_selector("#answer .ok")
+    assert not typing.errors
+
+
 def test_bloodsticks_bets_answered_by_players_and_a_drop_counted_on_screen(
     bloodsticks_table, page_for
 ):

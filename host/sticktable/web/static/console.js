@@ -41,6 +41,20 @@ function show(...nodes) {
   app.replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
 
+// Views rebuild the page on every update and keep their text inputs across rebuilds; moving an
+// input into the new page drops its focus, so the referee typing a command when a stick falls
+// would type on into nothing. keepFocus() is taken before a rebuild and called after it: the
+// focus and caret go back where they were.
+function keepFocus() {
+  const focused = app.contains(document.activeElement) ? document.activeElement : null;
+  const caret = focused && typeof focused.selectionStart === "number" ? [focused.selectionStart, focused.selectionEnd] : null;
+  return () => {
+    if (!focused || focused === document.activeElement || !app.contains(focused)) return;
+    focused.focus();
+    if (caret) focused.setSelectionRange(...caret);
+  };
+}
+
 function failure(err) {
   return el("p", { class: "error", role: "alert" }, String(err.message || err));
 }
@@ -250,7 +264,9 @@ function feed(onMessage, onSensors) {
       msg.log = log;
       window.sticktableLast = msg; // for the browser tests: the latest snapshot this page has
       (window.sticktableSeen = window.sticktableSeen || []).push({ version: msg.version, events: msg.log.length, totals: msg.summary.totals });
+      const restoreFocus = keepFocus();
       try { onMessage(msg); } catch (err) { status.replaceChildren(failure(err)); }
+      restoreFocus();
     };
     ws.onclose = () => { if (over) return; status.textContent = "reconnecting…"; setTimeout(connect, delay); delay = Math.min(delay * 2, 8000); };
   }
