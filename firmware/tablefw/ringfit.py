@@ -141,11 +141,16 @@ def track(det, d):
 
 def _free(det):
     """Does the plate swing about its level (the nulled total's mean over the fit's window
-    within a departure of it)? Always before the first baseline (a calibration's tap)."""
+    within a departure of it)? Until a ringing is in use, one stick above it counts too: a
+    stick just let go rings about the level it makes, which is taken only once the ringing has
+    died down, and on a lightly damped plate with no ringing learned that took seconds (the
+    placements meanwhile were lost). Once one is, a hand's tremor about a stick it holds must
+    not replace it. Always before the first baseline (a calibration's tap)."""
     if not det._armed:
         return True
     d = det._avg(det._ring, _RW) - det._level
-    return -det._exc < d < det._exc
+    exc = det._exc
+    return -exc < d < exc or (not det._a2 and -exc < d - det._mean < exc)
 
 
 def _solve(det, di, smooth):
