@@ -747,6 +747,7 @@ class Detector:
                     self._fall_tail(t, d)  # (counted on the whole drop)
                 else:
                     self._fell(t, -d)  # a lower level held 50 ms: report the fall now
+                self._keep_origin(_QUICK)  # (the origin from the window judged: no drop in it)
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         knocked = ticks_diff(t, self._knock_t)
