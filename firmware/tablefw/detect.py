@@ -750,7 +750,6 @@ class Detector:
                 self._keep_origin(_QUICK)  # (the origin from the window judged: no drop in it)
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
-        knocked = ticks_diff(t, self._knock_t)
         # (Also before any ringing is learned: a ringing not nulled swings above the level,
         # which holds the onset back, and a plate that does not ring needs no filter.)
         # (Within the hush after a knock the onset's hold is counted, never reported: a stick
