@@ -241,13 +241,13 @@ def fit(det, di, knocked=False, handless=False):
         return
     a1 = det._fa1
     a2 = det._fa2
+    w = _weight(det._p0)
     # A plate rings the same way every time: a fit that agrees with the candidate
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
-    c1 = det._c1
-    c2 = det._c2
+    c1 = (det._c1 + 128) >> 8  # (the candidate is kept in Q16)
+    c2 = (det._c2 + 128) >> 8
     if det._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
-        det._c1 = c1 + ((a1 - c1) >> 2)
-        det._c2 = c2 + ((a2 - c2) >> 2)
+        _blend(det, a1, a2, w)
         det._odd = 0
         det._proved = det._proved or (free and handless) or knocked
         if det._fits < 1000:
@@ -255,8 +255,9 @@ def fit(det, di, knocked=False, handless=False):
     elif det._proved and det._fits >= _CONFIRM and not free and not knocked:
         return  # (a press's tremor, off the level, replaces no proved ringing)
     elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM or knocked:
-        det._c1 = a1  # a new candidate
-        det._c2 = a2
+        det._c1 = a1 << 8  # a new candidate
+        det._c2 = a2 << 8
+        det._cw = w
         det._fits = 1
         det._odd = 0
         det._proved = (free and handless) or knocked
@@ -264,13 +265,35 @@ def fit(det, di, knocked=False, handless=False):
         det._odd += 1
     if det._fits >= _CONFIRM:
         first = not det._a2
-        det._a1 = det._c1
-        det._a2 = det._c2
+        det._a1 = (det._c1 + 128) >> 8
+        det._a2 = (det._c2 + 128) >> 8
         if first:
             refilter(det)
         period(det)
         if first:
             renull(det)
+
+
+def _weight(p0):
+    """What a fit counts for in the candidate: its window's energy (x1/8, below 2**25). A
+    ringing's decaying tail fits noisily, pulled towards heavier damping and a lower
+    frequency: counted alike, such fits left the learned plate's a1 ~10 low, a2 ~5 shallow."""
+    return (p0 >> 3) + 1
+
+
+def _blend(det, a1, a2, w):
+    """An agreeing fit (a1, a2, weight w) into the candidate (Q16), by its share of the
+    weight so far (which forgets an eighth a fit, so the candidate follows a plate whose
+    ringing changes), rounded to nearest: a floor-rounded blend creeps low."""
+    t = det._cw - (det._cw >> 3) + w
+    det._cw = t
+    n = w
+    while t > 2097151:  # (n << 8 below 2**30)
+        t >>= 1
+        n >>= 1
+    g = (n << 8) // (t + 1)
+    det._c1 += (((a1 << 8) - det._c1) * g + 128) >> 8
+    det._c2 += (((a2 << 8) - det._c2) * g + 128) >> 8
 
 
 def refilter(det):
@@ -424,8 +447,11 @@ def seed(det, cycle, zeta):
     a2 = -int(round(r * r * _Q))
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
         return  # outside what a fit would accept: learn it from the events instead
-    det._c1 = det._a1 = a1
-    det._c2 = det._a2 = a2
+    det._a1 = a1
+    det._a2 = a2
+    det._c1 = a1 << 8
+    det._c2 = a2 << 8
+    det._cw = det._ring_min  # (as much as eight of the weakest fits)
     det._fits = _CONFIRM
     det._odd = 0
     det._proved = True
