@@ -241,13 +241,13 @@ def fit(det, di, knocked=False, handless=False):
         return
     a1 = det._fa1
     a2 = det._fa2
-    w = _weight(det._p0)
+    w = (det._p0 >> 3) + 1  # (below 2**25)
     # A plate rings the same way every time: a fit that agrees with the candidate
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
     c1 = (det._c1 + 128) >> 8  # (the candidate is kept in Q16)
     c2 = (det._c2 + 128) >> 8
     if det._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
-        _blend(det, a1, a2, w)
+        _blend(det, a1, a2, w, knocked or (free and handless))
         det._odd = 0
         det._proved = det._proved or (free and handless) or knocked
         if det._fits < 1000:
@@ -274,24 +274,26 @@ def fit(det, di, knocked=False, handless=False):
             renull(det)
 
 
-def _weight(p0):
-    """What a fit counts for in the candidate: its window's energy (x1/8, below 2**25). A
-    ringing's decaying tail fits noisily, pulled towards heavier damping and a lower
-    frequency: counted alike, such fits left the learned plate's a1 ~10 low, a2 ~5 shallow."""
-    return (p0 >> 3) + 1
-
-
-def _blend(det, a1, a2, w):
-    """An agreeing fit (a1, a2, weight w) into the candidate (Q16), by its share of the
-    weight so far (which forgets an eighth a fit, so the candidate follows a plate whose
-    ringing changes), rounded to nearest: a floor-rounded blend creeps low."""
-    t = det._cw - (det._cw >> 3) + w
+def _blend(det, a1, a2, w, own):
+    """An agreeing fit (a1, a2, its window's energy w) into the candidate (Q16), by its share
+    of the weight so far (which forgets an eighth a fit, so the candidate follows a plate whose
+    ringing changes), rounded to nearest. Counted alike and floor-rounded, the fits at a
+    ringing's decaying tail (noisy, pulled towards heavier damping and a lower frequency) left
+    the learned plate's a1 ~10 low and a2 ~5 shallow. Not `own` (the plate's own ringing: a
+    knock's, or about the level with no hand), the energy is mostly the hand's: such a fit
+    counts no more than a quarter of the weight so far, a sixteenth once the plate's own
+    ringing agreed (a long press's fits, 100 times a ringing's energy, pulled the candidate
+    to the hand's tremor)."""
+    t = det._cw - (det._cw >> 3)
+    cap = t >> (4 if det._proved else 2)
+    if not own and w > cap:
+        w = cap + 1
+    t += w
     det._cw = t
-    n = w
-    while t > 2097151:  # (n << 8 below 2**30)
+    while t > 2097151:  # (w << 8 below 2**30)
         t >>= 1
-        n >>= 1
-    g = (n << 8) // (t + 1)
+        w >>= 1
+    g = (w << 8) // (t + 1)
     det._c1 += (((a1 << 8) - det._c1) * g + 128) >> 8
     det._c2 += (((a2 << 8) - det._c2) * g + 128) >> 8
 
