@@ -149,8 +149,12 @@ def _free(det):
 
 
 def _solve(det, di, smooth):
-    """Least squares d[n] = a1 d[n-1] + a2 d[n-2] over the window (into det._fa1, _fa2): True
-    if the fit is a damped oscillation that predicts the window well and decays as it does."""
+    """Least squares d[n] = a1 d[n-1] + a2 d[n-2] over the window (into det._fa1, _fa2): if
+    the fit is a damped oscillation that predicts the window well and decays as it does, its
+    weight (else 0): the window's energy over what the prediction leaves unexplained (x16,
+    128 and up), as the fit's coefficients vary inversely with it. A ringing's decaying tail
+    (noisy, pulled towards heavier damping and a lower frequency) or a window a step or a
+    hand's push spoils counts for little."""
     dr = det._sr if smooth else det._dr
     d0 = dr[di]
     d1 = dr[(di - 1) & _RMASK]
@@ -184,24 +188,24 @@ def _solve(det, di, smooth):
         s02 >>= 1
     den = (s11 * s22 - s12 * s12) >> 8
     if den <= 0:
-        return False
+        return 0
     a1 = (s01 * s22 - s02 * s12) // den
     a2 = (s11 * s02 - s12 * s01) // den
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
-        return False
+        return 0
     rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
     if rest * 8 >= p0:
-        return False
+        return 0
     # Energy of the newer half against the older: a free ring decays by r^2 per sample.
     q = _Q
     for _ in range(_RW // 2):
         q = q * -a2 >> 8
     older = p0 - h0
     if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
-        return False
+        return 0
     det._fa1 = a1
     det._fa2 = a2
-    return True
+    return (p0 << 4) // (rest if rest > 0 else 1)
 
 
 def _slow(det):
@@ -233,15 +237,15 @@ def fit(det, di, knocked=False, handless=False):
     be a tremor (so may one about the level while a light hand still touches), and any fit
     may still replace it."""
     free = _free(det)
-    if free and det._bn > _SMOOTH and _solve(det, di, True):
-        pass  # (a slow ringing learned: the smoothed fit first)
-    elif _solve(det, di, False):
-        pass
-    elif not (free and _solve(det, di, True) and _slow(det)):
-        return
+    w = _solve(det, di, True) if free and det._bn > _SMOOTH else 0
+    if not w:  # (a slow ringing learned: the smoothed fit first)
+        w = _solve(det, di, False)
+    if not w:
+        w = _solve(det, di, True) if free else 0
+        if not (w and _slow(det)):
+            return
     a1 = det._fa1
     a2 = det._fa2
-    w = (det._p0 >> 3) + 1  # (below 2**25)
     # A plate rings the same way every time: a fit that agrees with the candidate
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
     c1 = (det._c1 + 128) >> 8  # (the candidate is kept in Q16)
