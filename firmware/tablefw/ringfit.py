@@ -279,15 +279,14 @@ def fit(det, di, knocked=False, handless=False):
 
 
 def _blend(det, a1, a2, w, own):
-    """An agreeing fit (a1, a2, its window's energy w) into the candidate (Q16), by its share
-    of the weight so far (which forgets an eighth a fit, so the candidate follows a plate whose
-    ringing changes), rounded to nearest. Counted alike and floor-rounded, the fits at a
-    ringing's decaying tail (noisy, pulled towards heavier damping and a lower frequency) left
-    the learned plate's a1 ~10 low and a2 ~5 shallow. Not `own` (the plate's own ringing: a
-    knock's, or about the level with no hand), the energy is mostly the hand's: such a fit
-    counts no more than a quarter of the weight so far, a sixteenth once the plate's own
-    ringing agreed (a long press's fits, 100 times a ringing's energy, pulled the candidate
-    to the hand's tremor)."""
+    """An agreeing fit (a1, a2, its weight w from _solve) into the candidate (Q16), by its
+    share of the weight so far (which forgets an eighth a fit, so the candidate follows a
+    plate whose ringing changes), rounded to nearest. Counted alike and floor-rounded, the
+    fits at a ringing's decaying tail left the learned plate's a1 ~10 low and a2 ~5 shallow
+    (its period 1.5-3 % short). Not `own` (the plate's own ringing: a knock's, or about the
+    level with no hand), the fit is mostly the hand's: it counts no more than a quarter of the
+    weight so far, a sixteenth once the plate's own ringing agreed (a long press's fits pulled
+    the candidate to the hand's tremor)."""
     t = det._cw - (det._cw >> 3)
     cap = t >> (4 if det._proved else 2)
     if not own and w > cap:
