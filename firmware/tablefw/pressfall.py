@@ -264,6 +264,13 @@ class PressWatch:
             if self._onl > self._from:
                 self._from = self._onl  # (how long it stood on the line)
             self._low += 1
+            if self._from < _HOLD and self._low >= _LONG:
+                # Off a line it never stood on for _LONG samples: a spot fitted wrong (on a
+                # ramp's or a ringing's samples), whose residual grows with the press (real
+                # 1013, 217.4 s; ring-light 1016, 223.9 s; independent 1034, 216.8 s: "fell 1"
+                # once the press tipped it over the threshold). Fitted again from here.
+                self._refit()
+                return False
             if self._low >= _HOLD:
                 self.maybe = True
             # A stick near the hand's spot: its residual steps off a line that held, and holds
@@ -296,6 +303,20 @@ class PressWatch:
         if dt >= self._fit_t and r * _LEARN_X <= self._off:  # on the line: learn the spot
             self._learn(dt, dx, dy)
         return False
+
+    def _refit(self):
+        """The hand's spot fitted again from the next sample (the origin kept)."""
+        self._sxx = 0
+        self._sxy = 0
+        self._syy = 0
+        self._fitted = 0
+        self._trusted = False
+        self._odd = 0
+        self._low = 0
+        self._run = 0
+        self._onl = 0
+        self._from = 0
+        self._cont = False
 
     def _still_origin(self, dt, dx, dy):
         """Before the hand's line is fitted, a plate held still for _CALM samples is where the
