@@ -274,9 +274,8 @@ class Detector:
         self._kick = False  # the total's last two filtered values were a kick's pulse
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
-        self._fits = 0  # fits agreeing with the candidate (c1, c2)
-        self._c1 = 0
-        self._c2 = 0
+        self._fits = 0  # fits agreeing with the candidate (c1, c2: Q16) and their weight
+        self._c1 = self._c2 = self._cw = 0
         self._odd = 0  # fits since the last one that agreed
         self._proved = False  # a fit with no hand on the plate agreed with the candidate (ringfit)
         self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW

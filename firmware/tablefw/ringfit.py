@@ -84,7 +84,11 @@ def period(det):
                 lo = mid
             else:
                 hi = mid - 1
-        p4 = _P4_MIN + lo
+        # (a quarter sample short of it: the boxcar's lag delays a fall's onset, and the
+        # boxcar was tuned on a learned period 1.5-3 % short; one a quarter sample longer
+        # told a fall on a 7.5 Hz plate a sample later, the independent tower's fell p95
+        # 215 -> 222 ms)
+        p4 = _P4_MIN + lo - 1 if lo else _P4_MIN
     n = p4 >> 2
     det._bf = (p4 & 3) * 4
     det._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * det._ms_per_sample // 4
@@ -154,8 +158,12 @@ def _free(det):
 
 
 def _solve(det, di, smooth):
-    """Least squares d[n] = a1 d[n-1] + a2 d[n-2] over the window (into det._fa1, _fa2): True
-    if the fit is a damped oscillation that predicts the window well and decays as it does."""
+    """Least squares d[n] = a1 d[n-1] + a2 d[n-2] over the window (into det._fa1, _fa2): if
+    the fit is a damped oscillation that predicts the window well and decays as it does, its
+    weight (else 0): the window's energy over what the prediction leaves unexplained (x16,
+    128 and up), as the fit's coefficients vary inversely with it. A ringing's decaying tail
+    (noisy, pulled towards heavier damping and a lower frequency) or a window a step or a
+    hand's push spoils counts for little."""
     dr = det._sr if smooth else det._dr
     d0 = dr[di]
     d1 = dr[(di - 1) & _RMASK]
@@ -189,24 +197,24 @@ def _solve(det, di, smooth):
         s02 >>= 1
     den = (s11 * s22 - s12 * s12) >> 8
     if den <= 0:
-        return False
+        return 0
     a1 = (s01 * s22 - s02 * s12) // den
     a2 = (s11 * s02 - s12 * s01) // den
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
-        return False
+        return 0
     rest = p0 - (a1 * s01 + a2 * s02) // _Q  # what the prediction leaves unexplained
     if rest * 8 >= p0:
-        return False
+        return 0
     # Energy of the newer half against the older: a free ring decays by r^2 per sample.
     q = _Q
     for _ in range(_RW // 2):
         q = q * -a2 >> 8
     older = p0 - h0
     if older <= 0 or h0 * 2 * _Q < older * q or h0 * _Q > older * q * 2:
-        return False
+        return 0
     det._fa1 = a1
     det._fa2 = a2
-    return True
+    return (p0 << 4) // (rest if rest > 0 else 1)
 
 
 def _slow(det):
@@ -238,21 +246,21 @@ def fit(det, di, knocked=False, handless=False):
     be a tremor (so may one about the level while a light hand still touches), and any fit
     may still replace it."""
     free = _free(det)
-    if free and det._bn > _SMOOTH and _solve(det, di, True):
-        pass  # (a slow ringing learned: the smoothed fit first)
-    elif _solve(det, di, False):
-        pass
-    elif not (free and _solve(det, di, True) and _slow(det)):
-        return
+    w = _solve(det, di, True) if free and det._bn > _SMOOTH else 0
+    if not w:  # (a slow ringing learned: the smoothed fit first)
+        w = _solve(det, di, False)
+    if not w:
+        w = _solve(det, di, True) if free else 0
+        if not (w and _slow(det)):
+            return
     a1 = det._fa1
     a2 = det._fa2
     # A plate rings the same way every time: a fit that agrees with the candidate
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
-    c1 = det._c1
-    c2 = det._c2
+    c1 = (det._c1 + 128) >> 8  # (the candidate is kept in Q16)
+    c2 = (det._c2 + 128) >> 8
     if det._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
-        det._c1 = c1 + ((a1 - c1) >> 2)
-        det._c2 = c2 + ((a2 - c2) >> 2)
+        _blend(det, a1, a2, w, knocked or (free and handless))
         det._odd = 0
         det._proved = det._proved or (free and handless) or knocked
         if det._fits < 1000:
@@ -260,8 +268,9 @@ def fit(det, di, knocked=False, handless=False):
     elif det._proved and det._fits >= _CONFIRM and not free and not knocked:
         return  # (a press's tremor, off the level, replaces no proved ringing)
     elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM or knocked:
-        det._c1 = a1  # a new candidate
-        det._c2 = a2
+        det._c1 = a1 << 8  # a new candidate
+        det._c2 = a2 << 8
+        det._cw = w
         det._fits = 1
         det._odd = 0
         det._proved = (free and handless) or knocked
@@ -269,13 +278,36 @@ def fit(det, di, knocked=False, handless=False):
         det._odd += 1
     if det._fits >= _CONFIRM:
         first = not det._a2
-        det._a1 = det._c1
-        det._a2 = det._c2
+        det._a1 = (det._c1 + 128) >> 8
+        det._a2 = (det._c2 + 128) >> 8
         if first:
             refilter(det)
         period(det)
         if first:
             renull(det)
+
+
+def _blend(det, a1, a2, w, own):
+    """An agreeing fit (a1, a2, its weight w from _solve) into the candidate (Q16), by its
+    share of the weight so far (which forgets an eighth a fit, so the candidate follows a
+    plate whose ringing changes), rounded to nearest. Counted alike and floor-rounded, the
+    fits at a ringing's decaying tail left the learned plate's a1 ~10 low and a2 ~5 shallow
+    (its period 1.5-3 % short). Not `own` (the plate's own ringing: a knock's, or about the
+    level with no hand), the fit is mostly the hand's: it counts no more than a quarter of the
+    weight so far, a sixteenth once the plate's own ringing agreed (a long press's fits pulled
+    the candidate to the hand's tremor)."""
+    t = det._cw - (det._cw >> 3)
+    cap = t >> (4 if det._proved else 2)
+    if not own and w > cap:
+        w = cap + 1
+    t += w
+    det._cw = t
+    while t > 2097151:  # (w << 8 below 2**30)
+        t >>= 1
+        w >>= 1
+    g = (w << 8) // (t + 1)
+    det._c1 += (((a1 << 8) - det._c1) * g + 128) >> 8
+    det._c2 += (((a2 << 8) - det._c2) * g + 128) >> 8
 
 
 def refilter(det):
@@ -429,8 +461,11 @@ def seed(det, cycle, zeta):
     a2 = -int(round(r * r * _Q))
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
         return  # outside what a fit would accept: learn it from the events instead
-    det._c1 = det._a1 = a1
-    det._c2 = det._a2 = a2
+    det._a1 = a1
+    det._a2 = a2
+    det._c1 = a1 << 8
+    det._c2 = a2 << 8
+    det._cw = det._ring_min  # (as much as eight of the weakest fits)
     det._fits = _CONFIRM
     det._odd = 0
     det._proved = True
