@@ -594,6 +594,7 @@ class Detector:
         plate's ringing keeps its shape for the resonance filter."""
         med = self._med
         b = med[k + (mi + 1) % 3]
+        # (pressfall._guessed tells the press watch which readings this repeated: alike)
         gap = self._gap[k + (mi + 1) % 3] and not self._gap[k + (mi + 2) % 3]
         if odd or (gap and self._near(k, mi, i)):
             # No reading then (the one before repeated): halfway between its neighbours. A
