@@ -744,10 +744,9 @@ class Detector:
             d = self._avg(self._ring, _QUICK) - level
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
-                    self._fall_tail(t, d)  # (counted on the whole drop)
+                    self._fall_tail(t, d, _QUICK)  # (counted on the whole drop)
                 else:
-                    self._fell(t, -d)  # a lower level held 50 ms: report the fall now
-                self._keep_origin(_QUICK)  # (the origin from the window judged: no drop in it)
+                    self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         # (Also before any ringing is learned: a ringing not nulled swings above the level,
@@ -1111,7 +1110,7 @@ class Detector:
         self._last_place_t = t
         self._ep_reset()
 
-    def _fall_tail(self, t, d):
+    def _fall_tail(self, t, d, n=_WIN):
         """A change soon after a fall with no hand on the tower (the rest of a fall whose level
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was reported (the fall and onsets since), so a partial drop is never
@@ -1135,7 +1134,7 @@ class Detector:
             self._fall_n = told
         self._last_fall_t = t
         self._fall_drop = drop
-        self._commit(d)
+        self._commit(d, n)
 
     def _settling_rest(self, t):
         """Can a level that was not calm still be the rest of the last stick? Soon after its
@@ -1299,21 +1298,21 @@ class Detector:
         if self._placed_n >= 3:
             self._mean = self._placed_sum // self._placed_n
 
-    def _fell(self, t, drop):
+    def _fell(self, t, drop, n=_WIN):
         """The level after a fall: the count from the weight that left, less what _onset
-        already reported."""
-        if let_go(self, t, -drop):
+        already reported. `n`: the window it was judged on, the press watch's origin."""
+        if let_go(self, t, -drop, n):
             return  # (no fall: a hand letting go of the stick it placed)
         self._touch_fell(t, drop)
-        n = self._count(drop)
-        if n > self._fk:
-            self._emit(FELL, t, n - self._fk, drop)
+        k = self._count(drop)
+        if k > self._fk:
+            self._emit(FELL, t, k - self._fk, drop)
         self._fk = 0
         self._last_fall_t = t
         self._fall_drop = drop
-        self._fall_n = n
-        self._forget(n, drop)
-        self._commit(-drop)
+        self._fall_n = k
+        self._forget(k, drop)
+        self._commit(-drop, n)
 
     def _unit(self, n=0, g100=0):
         """Typical mass of the sticks on the tower (weighed when placed), with `n` more sticks

@@ -26,7 +26,7 @@ def back_after_fell(det, level):
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
 
 
-def let_go(det, t, d):
+def let_go(det, t, d, n):
     """A stick seen leaving under the press, then a level one stick up (placed: it cannot be
     told from a stick resting there): the hand may still hold its stick, pressing. Its let-go
     soon after drops the level back by about what was placed: no fall (the placement was the
@@ -37,7 +37,7 @@ def let_go(det, t, d):
     if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
-    det._commit(d)
+    det._commit(d, n)  # (the window the drop was judged on)
     return True
 
 
