@@ -115,29 +115,19 @@ class PressWatch:
         self._ot = dt100  # where the change is measured from
         self._ox = dx
         self._oy = dy
-        self._sxx = 0  # decayed sums of dt*dt, dt*dx, dt*dy (the hand's spot)
-        self._sxy = 0
-        self._syy = 0
-        self._run = 0
+        self._refit()
         self._resume = 0  # the run a wild reading broke (goes on if the residual is back)
         self._apart = 0  # samples in a row the first fit's residual held near (_ax, _ay) ...
         self._ax = 0
         self._ay = 0
         self._alo = 0  # ... and the least and most pressed of them
         self._ahi = 0
-        self._fitted = 0  # samples in the fit
-        self._trusted = False  # the spot's first fit is done
-        self._odd = 0  # samples in a row left out of the fit as far off the spot so far
         self._prev = 0  # dt of the sample before
-        self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
         self._rx = 0  # the residual of the sample before
         self._ry = 0
         self._sx = 0  # the residual averaged over the last few samples
         self._sy = 0
         self._wait = 0  # samples until a fast move has left the smoothed values
-        self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
-        self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
-        self._from = 0  # ... before the residual last stood off it by more
         self._pressed = 0  # samples in a row pressed harder than the fit's threshold
         self._lost = False  # the line fitted is not this hand's
         self._pn = 0  # samples in a row kept in _pt, _px, _py (up to _PAST)
@@ -305,18 +295,18 @@ class PressWatch:
         return False
 
     def _refit(self):
-        """The hand's spot fitted again from the next sample (the origin kept)."""
-        self._sxx = 0
+        """The hand's spot fitted again from the next sample (the origin kept; rebase moves it)."""
+        self._sxx = 0  # decayed sums of dt*dt, dt*dx, dt*dy (the hand's spot)
         self._sxy = 0
         self._syy = 0
-        self._fitted = 0
-        self._trusted = False
-        self._odd = 0
-        self._low = 0
+        self._fitted = 0  # samples in the fit
+        self._trusted = False  # the spot's first fit is done
+        self._odd = 0  # samples in a row left out of the fit as far off the spot so far
+        self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._run = 0
-        self._onl = 0
-        self._from = 0
-        self._cont = False
+        self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
+        self._from = 0  # ... before the residual last stood off it by more
+        self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
 
     def _still_origin(self, dt, dx, dy):
         """Before the hand's line is fitted, a plate held still for _CALM samples is where the
