@@ -246,11 +246,12 @@ def fit(det, di, knocked=False, handless=False):
     be a tremor (so may one about the level while a light hand still touches), and any fit
     may still replace it."""
     free = _free(det)
-    w = _solve(det, di, True) if free and det._bn > _SMOOTH else 0
-    if not w:  # (a slow ringing learned: the smoothed fit first)
-        w = _solve(det, di, False)
+    smooth = free and det._bn > _SMOOTH  # (a slow ringing learned: the smoothed fit first)
+    w = _solve(det, di, True) if smooth else 0
     if not w:
-        w = _solve(det, di, True) if free else 0
+        w = _solve(det, di, False)
+    if not w:  # (the smoothed fit, if not tried above: kept if slow)
+        w = _solve(det, di, True) if free and not smooth else 0
         if not (w and _slow(det)):
             return
     a1 = det._fa1
