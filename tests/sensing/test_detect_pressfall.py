@@ -1,6 +1,6 @@
 """A stick that falls while a hand presses a new one onto the tower (issue 10: touch and fall in
 one episode). The press ends at the old level; the total alone says "touch". The detector must
-say placed 1 and fell 1, from the moments (tablefw/pressfall.py, Detector._swapped)."""
+say placed 1 and fell 1, from the moments (tablefw/pressfall.py, settle.swapped)."""
 
 import dataclasses
 import random
