@@ -108,6 +108,7 @@ from tablefw.settle import (
     let_go,
     loose_rest,
     place_through_ring,
+    swapped,
     tail_of,
 )
 from tablefw.tilt import upright_now, watch_tilt
@@ -136,8 +137,6 @@ _KNOCK_MG = const(50)  # a base jump above this is a knock, below it maybe a sti
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _LEAN_MG = const(3)  # the base tilting this much since an episode began: the table leant on
 _JOLT_MS = const(450)  # a jolt this recent is in the base's sums over _RING samples (~400 ms)
-_SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
-_PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _MAX_STICKS = const(64)
 _QUEUE = const(16)
 _CLAMP_G100 = const(500000)  # 5 kg per cell: keeps moments inside small ints
@@ -1181,8 +1180,8 @@ class Detector:
     def _keep_origin(self, n=_WIN):
         """The total and moments at the level, averaged over its last n samples: the press
         watch's origin (one sample of a noisy plate's moments strays by 100 g x mm, and a line
-        fitted through an origin that far off is tilted: see pressfall.py), and _swapped's (a
-        touch's end, compared sample to sample, looked like a stick swapped). The total is
+        fitted through an origin that far off is tilted: see pressfall.py), and settle.swapped's
+        (a touch's end, compared sample to sample, looked like a stick swapped). The total is
         averaged with the moments, not taken from the level: that may lag the plate by a third
         of a stick (the creep)."""
         self._wt = self._avg(self._ring, n)
@@ -1195,7 +1194,7 @@ class Detector:
             self._place(t, self._pl_level)  # let go, rested, then fell off
             self._emit(FELL, t, 1, self._pl_level)
             self._forget(1, self._pl_level)
-        elif self._touched() and self._swapped():
+        elif self._touched() and swapped(self):
             self._place(t, self._mean)  # pressed one on while another fell elsewhere
             self._emit(FELL, t, 1, self._mean)
             self._forget(1, self._mean)
@@ -1214,18 +1213,6 @@ class Detector:
         ):
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
-
-    def _swapped(self):
-        """A stick placed and another fallen in one press (the press watch saw a residual off
-        the hand's line, too small to tell at once from a hand's wobble): back at the old level
-        the moments stay moved by a stick _SHIFT_MM away, with the base's tilt unchanged (a
-        table leant on moves them too); after a touch they come back."""
-        if self._ep_touch or self._ep_fell or not self._press.maybe or not self._base_level():
-            return False
-        dx = self._avg(self._mxr, _WIN) - self._mx  # (called on a stable window)
-        dy = self._avg(self._myr, _WIN) - self._my
-        shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
-        return shift * 100 >= self._stick * _SHIFT_MM and shift * _PRESS_LEFT >= self._ep_peak
 
     def _still_resting(self, t):
         """A stick seen resting alone rests on while the level holds one stick within a few

@@ -12,6 +12,9 @@ _QUICK = const(4)  # samples a lower level needs before a fall is reported
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
+_SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
+_PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
+_UNSEEN_MM = const(40)  # ... or this far, unseen by the press watch (a touch leaves under 15)
 
 
 def back_after_fell(det, level):
@@ -24,6 +27,22 @@ def back_after_fell(det, level):
     d = det._avg(det._ring, _QUICK) - level
     half = det._same // 2
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
+
+
+def swapped(det):
+    """A stick placed and another fallen in one press (the press watch saw a residual off
+    the hand's line, too small to tell at once from a hand's wobble): back at the old level
+    the moments stay moved by a stick _SHIFT_MM away, with the base's tilt unchanged (a
+    table leant on moves them too); after a touch they come back. Moved by a stick _UNSEEN_MM
+    away, the press watch need not have seen it: the stick left while the hand's spot was
+    being fitted, and the line took it in (overlap 1005, 71.9 s). Called on a stable window."""
+    if det._ep_touch or det._ep_fell or not det._base_level():
+        return False
+    dx = det._avg(det._mxr, _WIN) - det._mx
+    dy = det._avg(det._myr, _WIN) - det._my
+    shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
+    far = _SHIFT_MM if det._press.maybe else _UNSEEN_MM
+    return shift * 100 >= det._stick * far and shift * _PRESS_LEFT >= det._ep_peak
 
 
 def let_go(det, t, d, n):

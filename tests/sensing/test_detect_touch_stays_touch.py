@@ -1,5 +1,5 @@
 """A plain touch (a hand presses the tower and lets go; nothing placed, nothing fell) is a touch,
-not "placed 1" and "fell 1" at once: neither noise in the moments (Detector._swapped) nor a hand
+not "placed 1" and "fell 1" at once: neither noise in the moments (settle.swapped) nor a hand
 easing off through one stick's level (a stick let go that fell at once) makes it one."""
 
 from tuning_games import samples_between, tuning_game
