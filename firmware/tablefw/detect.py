@@ -1299,14 +1299,16 @@ class Detector:
             self._mean = self._placed_sum // self._placed_n
 
     def _fell(self, t, drop, n=_WIN):
-        """The level after a fall: the count from the weight that left, less what _onset
-        already reported. `n`: the window it was judged on, the press watch's origin."""
+        """The level after a fall: the count from the weight that left, less what _onset told
+        (more told: the level was caught short, its rest leaves soon). `n`: the origin's window."""
         if let_go(self, t, -drop, n):
             return  # (no fall: a hand letting go of the stick it placed)
         self._touch_fell(t, drop)
         k = self._count(drop)
         if k > self._fk:
             self._emit(FELL, t, k - self._fk, drop)
+        elif self._fk > k:
+            k = self._fk
         self._fk = 0
         self._last_fall_t = t
         self._fall_drop = drop
