@@ -354,6 +354,11 @@ def renull(det):
             for j in range(n):
                 s += uh[b + ((p - j) & _UMASK)]
             buf[(ri - 1 - k) & _RMASK] = (16 * s + f * uh[b + ((p - n) & _UMASK)]) // (16 * n + f)
+    # The press watch's hand line, fitted on the raw ringing (a first press rang the plate
+    # +-150 g), is fitted again on nulled values: against the old line the nulled load stood
+    # off like a stick gone (independent 1029 at 7.35 s). Its origin was taken still.
+    w = det._press
+    w.rebase(w._ot, w._ox, w._oy)
 
 
 def raw_jump(det, n):
