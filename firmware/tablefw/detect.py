@@ -274,9 +274,9 @@ class Detector:
         self._a1 = 0  # learned prediction y[n] ~ a1 y[n-1] + a2 y[n-2] of the ringing (Q8)
         self._a2 = 0
         self._fits = 0  # fits agreeing with the candidate (c1, c2: Q16) and their weight
-        self._c1 = self._c2 = self._cw = 0
+        self._c1 = self._c2 = self._cw = self._ce = 0
         self._odd = 0  # fits since the last one that agreed
-        self._proved = False  # a fit with no hand on the plate agreed with the candidate (ringfit)
+        self._proved = False  # a fit with no hand on the plate agreed with it (ringfit)
         self._ring_min = _pct(stick, _RING_MIN_PCT) ** 2 * 3  # a ring's energy over _RW
         self._seen = 0  # readings per cell so far (for the median warm-up)
         self._mi = 0
@@ -630,8 +630,8 @@ class Detector:
         return s // count
 
     def _step(self, t, total, mx, my):
-        # Sample-to-sample jumps of the base: a knock (or a stick landing on the table). A
-        # shaking plate can look still through the median filter: it is not.
+        # Jumps of the base: a knock (or a stick landing on the table). A shaking plate can
+        # look still through the median filter: it is not.
         j = (self._ri - 1) & _RMASK
         j2 = (j - 1) & _RMASK
         jx = self._ax[j] - self._ax[j2]
@@ -648,7 +648,7 @@ class Detector:
         if self._jnoise < 4:
             self._jnoise = 4
         spread = self._spread(_WIN) if self._nring >= _WIN else 0
-        # Old times stay young enough to survive the board's tick wrap however long it is still.
+        # Old times stay young enough to survive the tick wrap, however long it is still.
         self._shake_t = _young(t, self._shake_t)
         self._last_place_t = _young(t, self._last_place_t)
         self._last_fall_t = _young(t, self._last_fall_t)
@@ -812,8 +812,8 @@ class Detector:
 
     def _short(self, t):
         """What the last fall's level lacked of its count (g x100, negative), if that level was
-        taken just now, else 0: a level caught mid-ring or mid-slide, whose rest leaves now
-        and is no extra stick. Against the typical stick."""
+        taken just now, else 0: a level caught mid-ring or mid-slide, whose rest leaving now
+        is no extra stick. Against the typical stick."""
         if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
             return 0
         short = self._fall_drop - self._fall_n * self._mean
@@ -838,11 +838,11 @@ class Detector:
 
     def _gone(self, level, drop):
         """The drop the newest load still shows: a weight that left stays gone, a kick's dip
-        has passed through the inverse filter (before the boxcar) within a few samples. Only
-        for a fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
+        has passed the inverse filter (before the boxcar) within a few samples. Only for a
+        fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
         if self._bn != _SMOOTH:
             return drop
-        # (the inverse filter's taps carry a kick two samples on: each of the last three)
+        # (the filter's taps carry a kick two samples on: each of the last three)
         for j in range(1, 4):
             now = level - self._uh[(self._si - j) & _UMASK]
             if now < drop:
@@ -1112,8 +1112,8 @@ class Detector:
     def _fall_tail(self, t, d, n=_WIN):
         """A change soon after a fall with no hand on the tower (the rest of a fall whose level
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
-        drop less what was reported (the fall and onsets since), so a partial drop is never
-        an extra stick, and a stick counted short is added."""
+        drop less what was told, so a partial drop is never an extra stick, and a stick
+        counted short is added."""
         unit = self._unit(self._fall_n, self._fall_drop)
         drop = self._fall_drop - d
         n = (drop + unit // 2) // unit
@@ -1286,14 +1286,16 @@ class Detector:
             self._mean = self._placed_sum // self._placed_n
 
     def _fell(self, t, drop, n=_WIN):
-        """The level after a fall: the count from the weight that left, less what _onset
-        already reported. `n`: the window it was judged on, the press watch's origin."""
+        """The level after a fall: the count from the weight that left, less what _onset told
+        (more told: the level was caught short, its rest leaves soon). `n`: the origin's window."""
         if let_go(self, t, -drop, n):
             return  # (no fall: a hand letting go of the stick it placed)
         self._touch_fell(t, drop)
         k = self._count(drop)
         if k > self._fk:
             self._emit(FELL, t, k - self._fk, drop)
+        elif self._fk > k:
+            k = self._fk
         self._fk = 0
         self._last_fall_t = t
         self._fall_drop = drop

@@ -149,12 +149,18 @@ def _free(det):
     stick just let go rings about the level it makes, which is taken only once the ringing has
     died down, and on a lightly damped plate with no ringing learned that took seconds (the
     placements meanwhile were lost). Once one is, a hand's tremor about a stick it holds must
-    not replace it. Always before the first baseline (a calibration's tap)."""
+    not replace it; before, such a fit (2) agrees only with a candidate fitted in the same
+    episode: a hand holding a stick up there with a tremor fits as a ringing too, and one
+    that agreed with another hand's press seconds before was learned on a plate that does not
+    ring (original 1002 at 125.3 s; the filter then hid a stick placed and falling at once).
+    Always before the first baseline (a calibration's tap): 1; about the level: 1; else 0."""
     if not det._armed:
-        return True
+        return 1
     d = det._avg(det._ring, _RW) - det._level
     exc = det._exc
-    return -exc < d < exc or (not det._a2 and -exc < d - det._mean < exc)
+    if -exc < d < exc:
+        return 1
+    return 2 if not det._a2 and -exc < d - det._mean < exc else 0
 
 
 def _solve(det, di, smooth):
@@ -260,7 +266,11 @@ def fit(det, di, knocked=False, handless=False):
     # confirms it; the filter runs once _CONFIRM fits agree (a lone knock or hand does not).
     c1 = (det._c1 + 128) >> 8  # (the candidate is kept in Q16)
     c2 = (det._c2 + 128) >> 8
-    if det._fits and -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE:
+    agree = -_AGREE < a1 - c1 < _AGREE and -_AGREE < a2 - c2 < _AGREE
+    if free == 2 and det._ce != det._ep_t:  # (_ce: the episode the candidate was last fitted in)
+        agree = False  # (one from an earlier episode: another hand's, see _free)
+    if det._fits and agree:
+        det._ce = det._ep_t
         _blend(det, a1, a2, w, knocked or (free and handless))
         det._odd = 0
         det._proved = det._proved or (free and handless) or knocked
@@ -270,6 +280,7 @@ def fit(det, di, knocked=False, handless=False):
         return  # (a press's tremor, off the level, replaces no proved ringing)
     elif det._fits < _CONFIRM or det._odd >= 2 * _CONFIRM or knocked:
         det._c1 = a1 << 8  # a new candidate
+        det._ce = det._ep_t
         det._c2 = a2 << 8
         det._cw = w
         det._fits = 1
@@ -354,6 +365,11 @@ def renull(det):
             for j in range(n):
                 s += uh[b + ((p - j) & _UMASK)]
             buf[(ri - 1 - k) & _RMASK] = (16 * s + f * uh[b + ((p - n) & _UMASK)]) // (16 * n + f)
+    # The press watch's hand line, fitted on the raw ringing (a first press rang the plate
+    # +-150 g), is fitted again on nulled values: against the old line the nulled load stood
+    # off like a stick gone (independent 1029 at 7.35 s). Its origin was taken still.
+    w = det._press
+    w.rebase(w._ot, w._ox, w._oy)
 
 
 def raw_jump(det, n):
