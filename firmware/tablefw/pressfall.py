@@ -240,6 +240,11 @@ class PressWatch:
             self._learn_first(dt, dx, dy, r)
             return False
         self.residual = r
+        if not self._d0:
+            self._d0 = max(1, dt)  # (the line's first judged sample)
+            self._r0 = r
+        if r * _LEARN_X <= self._off:
+            self._fresh = False
         if r > self._far:
             # The line is not the hand's (one fitted on an earlier load, and a new hand pressing
             # elsewhere): nothing it says is a stick leaving, until a new rebase.
@@ -270,7 +275,7 @@ class PressWatch:
             # _MAYBE_MM then stands well clear of the residual's own noise.)
             long = _QUICK if self._off <= self._off_min else _LONG
             if self._low >= long and self._pressed >= long and self._from >= _HOLD:
-                return True
+                return self._stands(dt, r)
         elif self._onl or r > self._maybe:
             self._low = 0  # (one sample back within _MAYBE_MM is the residual's noise)
         self._onl = self._onl + 1 if r <= self._maybe else 0
@@ -286,7 +291,7 @@ class PressWatch:
                 settled * 2 <= self._off and abs(self._sx) + abs(self._sy) > self._off
             )
             self._run = self._run + 1 if still else 0
-            return self._run >= (_AHOLD if ra > self._off else _HOLD)
+            return self._run >= (_AHOLD if ra > self._off else _HOLD) and self._stands(dt, r)
         self._run = 0
         if r and not self._low:  # (a residual held off the line is no noise)
             self._learn_noise(r)
@@ -307,6 +312,24 @@ class PressWatch:
         self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
         self._from = 0  # ... before the residual last stood off it by more
         self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
+        self._d0 = 0  # the load (g x2) and residual of the trusted line's first judged sample
+        self._r0 = 0
+        self._fresh = True  # ... and no judged sample since lay within _off / _LEARN_X of it
+
+    def _stands(self, dt, r):
+        """A residual judged a stick gone (dt, r: this sample's load and residual) stands, unless
+        it was off the line from its first judged sample on, and has since grown at least as the
+        load did, the load up by an eighth: a spot fitted on a press's ramp or ringing (the
+        cells, read at slightly different moments, swing ~100 g x mm about it from sample to
+        sample) leaves a residual that grows with the press (real 1013, 217.4 s: 76 -> 99 g x mm
+        as the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; each
+        "fell 1"). There the spot is fitted again, on the press as it is now. A stick gone
+        takes its weight off: the load seldom rises as its residual grows."""
+        d0 = self._d0
+        if self._fresh and d0 >= self._fit_t and dt * 8 >= d0 * 9 and r * d0 >= self._r0 * dt:
+            self._refit()
+            return False
+        return True
 
     def _still_origin(self, dt, dx, dy):
         """Before the hand's line is fitted, a plate held still for _CALM samples is where the
