@@ -318,15 +318,17 @@ class PressWatch:
 
     def _stands(self, dt, r):
         """A residual judged a stick gone (dt, r: this sample's load and residual) stands, unless
-        it was off the line from its first judged sample on, and has since grown at least as the
-        load did, the load up by an eighth: a spot fitted on a press's ramp or ringing (the
-        cells, read at slightly different moments, swing ~100 g x mm about it from sample to
-        sample) leaves a residual that grows with the press (real 1013, 217.4 s: 76 -> 99 g x mm
-        as the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; each
+        it was off the line from its first judged sample on and has since grown with the load,
+        up by an eighth or more (nearer what that sample's residual scaled by the load would be
+        than to that residual itself): a spot fitted on a press's ramp or ringing (the cells,
+        read at slightly different moments, swing ~100 g x mm about it from sample to sample)
+        leaves a residual in proportion to the press (real 1013, 217.4 s: 76 -> 99 g x mm as
+        the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; each
         "fell 1"). There the spot is fitted again, on the press as it is now. A stick gone
-        takes its weight off: the load seldom rises as its residual grows."""
+        leaves the same residual at any load."""
         d0 = self._d0
-        if self._fresh and d0 >= self._fit_t and dt * 8 >= d0 * 9 and r * d0 >= self._r0 * dt:
+        r0 = self._r0
+        if self._fresh and d0 >= self._fit_t and dt * 8 >= d0 * 9 and r * d0 * 2 >= r0 * (d0 + dt):
             self._refit()
             return False
         return True
