@@ -243,6 +243,8 @@ class PressWatch:
         if not self._d0:
             self._d0 = max(1, dt)  # (the line's first judged sample)
             self._r0 = r
+            self._x0 = rx
+            self._y0 = ry
         if r * _LEARN_X <= self._off:
             self._fresh = False
         if r > self._far:
@@ -307,6 +309,7 @@ class PressWatch:
         self._fitted = 0  # samples in the fit
         self._trusted = False  # the spot's first fit is done
         self._odd = 0  # samples in a row left out of the fit as far off the spot so far
+        self._swing = 0  # the first fit's samples' residuals off the fit so far, summed
         self._low = 0  # samples in a row off the line by more than _MAYBE_MM, holding still
         self._run = 0
         self._onl = 0  # samples in a row within _MAYBE_MM of the trusted line
@@ -314,6 +317,8 @@ class PressWatch:
         self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
         self._d0 = 0  # the load (g x2) and residual of the trusted line's first judged sample
         self._r0 = 0
+        self._x0 = 0  # (its residual's moments)
+        self._y0 = 0
         self._fresh = True  # ... and no judged sample since lay within _off / _LEARN_X of it
 
     def _stands(self, dt, r):
@@ -325,12 +330,26 @@ class PressWatch:
         leaves a residual in proportion to the press (real 1013, 217.4 s: 76 -> 99 g x mm as
         the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; each
         "fell 1"). There the spot is fitted again, on the press as it is now. A stick gone
-        leaves the same residual at any load."""
+        leaves the same residual at any load. Only where the first fit's samples swung about
+        it (their residuals off the fit so far averaged 4/5 of the threshold; 150-210 g x mm
+        there): a stick leaving during the fit, as the hand presses harder, leaves residuals
+        that only grow (55-100 on average: overlap 1013, 135.0 s; 1047, 117.0 s; noisy 1040,
+        228.8 s), and its residual after grows faster than the load."""
         d0 = self._d0
         r0 = self._r0
-        if self._fresh and d0 >= self._fit_t and dt * 8 >= d0 * 9 and r * d0 * 2 >= r0 * (d0 + dt):
-            self._refit()
-            return False
+        if (
+            self._fresh
+            and self._swing > 4 * self._off
+            and d0 >= self._fit_t
+            and dt * 8 >= d0 * 9
+            and r * d0 * 2 >= r0 * (d0 + dt)
+        ):
+            # (and within the threshold of it, moments and all: a stick leaving as the hand
+            # presses harder steps off that too)
+            ex = abs(self._rx - self._x0 * dt // d0)
+            if ex + abs(self._ry - self._y0 * dt // d0) <= self._off:
+                self._refit()
+                return False
         return True
 
     def _still_origin(self, dt, dx, dy):
@@ -444,10 +463,12 @@ class PressWatch:
                 self._syy = 0
                 self._fitted = 0
                 self._odd = 0
+                self._swing = 0
             return
         self._odd = 0
         if r:  # (one left out above is no noise either: an odd one, or the fit restarts)
             self._learn_noise(r)
+            self._swing += r
         self._learn(dt, dx, dy)
         self._trusted = self._fitted >= _FITTED
 
