@@ -242,7 +242,6 @@ class PressWatch:
         self.residual = r
         if not self._d0:
             self._d0 = max(1, dt)  # (the line's first judged sample)
-            self._r0 = r
             self._x0 = rx
             self._y0 = ry
         if r * _LEARN_X <= self._off:
@@ -316,40 +315,37 @@ class PressWatch:
         self._from = 0  # ... before the residual last stood off it by more
         self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
         self._d0 = 0  # the load (g x2) and residual of the trusted line's first judged sample
-        self._r0 = 0
-        self._x0 = 0  # (its residual's moments)
+        self._x0 = 0
         self._y0 = 0
         self._fresh = True  # ... and no judged sample since lay within _off / _LEARN_X of it
 
     def _stands(self, dt, r):
-        """A residual judged a stick gone (dt, r: this sample's load and residual) stands, unless
-        it was off the line from its first judged sample on and has since grown with the load,
-        up by an eighth or more (nearer what that sample's residual scaled by the load would be
-        than to that residual itself): a spot fitted on a press's ramp or ringing (the cells,
-        read at slightly different moments, swing ~100 g x mm about it from sample to sample)
-        leaves a residual in proportion to the press (real 1013, 217.4 s: 76 -> 99 g x mm as
-        the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; each
-        "fell 1"). There the spot is fitted again, on the press as it is now. A stick gone
-        leaves the same residual at any load. Only where the first fit's samples swung about
-        it (their residuals off the fit so far averaged 4/5 of the threshold; 150-210 g x mm
-        there): a stick leaving during the fit, as the hand presses harder, leaves residuals
-        that only grow (55-100 on average: overlap 1013, 135.0 s; 1047, 117.0 s; noisy 1040,
-        228.8 s), and its residual after grows faster than the load."""
+        # A residual judged a stick gone (dt, r: this sample's load and residual) stands, unless
+        # it was off the line from its first judged sample on and has since grown with the load,
+        # up by an eighth or more: nearer that sample's residual scaled by the load than that
+        # residual itself, and within the threshold of it, moments and all. A spot fitted on a
+        # press's ramp or ringing (the cells, read at slightly different moments, swing ~100
+        # g x mm from sample to sample) leaves a residual in proportion to the press (real 1013,
+        # 217.4 s: 76 -> 99 g x mm as the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213
+        # at 118 -> 143 g; each "fell 1"): there the spot is fitted again, on the press as it is
+        # now. A stick gone leaves the same residual at any load. Only where the first fit's
+        # samples swung about it (their residuals off the fit so far averaged 4/5 of the
+        # threshold; 150-210 g x mm there): a stick leaving during the fit as the hand presses
+        # harder leaves residuals that only grow (55-100 on average: overlap 1013, 135.0 s;
+        # 1047, 117.0 s; noisy 1040, 228.8 s), and one after that grows faster than the load.
         d0 = self._d0
-        r0 = self._r0
+        x0 = self._x0
+        y0 = self._y0
         if (
             self._fresh
             and self._swing > 4 * self._off
             and d0 >= self._fit_t
             and dt * 8 >= d0 * 9
-            and r * d0 * 2 >= r0 * (d0 + dt)
+            and r * d0 * 2 >= (abs(x0) + abs(y0)) * (d0 + dt)
+            and abs(self._rx - x0 * dt // d0) + abs(self._ry - y0 * dt // d0) <= self._off
         ):
-            # (and within the threshold of it, moments and all: a stick leaving as the hand
-            # presses harder steps off that too)
-            ex = abs(self._rx - self._x0 * dt // d0)
-            if ex + abs(self._ry - self._y0 * dt // d0) <= self._off:
-                self._refit()
-                return False
+            self._refit()
+            return False
         return True
 
     def _still_origin(self, dt, dx, dy):
