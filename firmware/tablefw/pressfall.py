@@ -242,8 +242,7 @@ class PressWatch:
         self.residual = r
         if not self._d0:
             self._d0 = max(1, dt)  # (the line's first judged sample)
-            self._x0 = rx
-            self._y0 = ry
+            self._r0 = r
         if r * _LEARN_X <= self._off:
             self._fresh = False
         if r > self._far:
@@ -315,34 +314,30 @@ class PressWatch:
         self._from = 0  # ... before the residual last stood off it by more
         self._cont = False  # the sample before was judged (no wait): its residual is _rx, _ry
         self._d0 = 0  # the load (g x2) and residual of the trusted line's first judged sample
-        self._x0 = 0
-        self._y0 = 0
+        self._r0 = 0
         self._fresh = True  # ... and no judged sample since lay within _off / _LEARN_X of it
 
     def _stands(self, dt, r):
         # A residual judged a stick gone (dt, r: this sample's load and residual) stands, unless
         # it was off the line from its first judged sample on and has since grown with the load,
         # up by an eighth or more: nearer that sample's residual scaled by the load than that
-        # residual itself, and within the threshold of it, moments and all. A spot fitted on a
-        # press's ramp or ringing (the cells, read at slightly different moments, swing ~100
-        # g x mm from sample to sample) leaves a residual in proportion to the press (real 1013,
-        # 217.4 s: 76 -> 99 g x mm as the load went 44 -> 50 g; real 1016, 223.8 s: 112 -> 213
-        # at 118 -> 143 g; each "fell 1"): there the spot is fitted again, on the press as it is
-        # now. A stick gone leaves the same residual at any load. Only where the first fit's
-        # samples swung about it (their residuals off the fit so far averaged 4/5 of the
-        # threshold; 150-210 g x mm there): a stick leaving during the fit as the hand presses
-        # harder leaves residuals that only grow (55-100 on average: overlap 1013, 135.0 s;
-        # 1047, 117.0 s; noisy 1040, 228.8 s), and one after that grows faster than the load.
+        # residual itself. A spot fitted on a press's ramp or ringing (the cells, read at
+        # slightly different moments, swing ~100 g x mm from sample to sample) leaves a residual
+        # in proportion to the press (real 1013, 217.4 s: 76 -> 99 g x mm as the load went
+        # 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; independent 1039, 111.8 s:
+        # 310 -> 392 at 138 -> 162 g; each "fell 1"): there the spot is fitted again, on the
+        # press as it is now. A stick gone leaves the same residual at any load. Only where the
+        # first fit's samples swung about it (their residuals off the fit so far averaged 4/5 of
+        # the threshold; 150-210 g x mm there): a stick leaving during the fit as the hand
+        # presses harder leaves residuals that only grow (55-100 on average: overlap 1013,
+        # 135.0 s; 1047, 117.0 s; noisy 1040, 228.8 s: told 200-400 ms late when fitted again).
         d0 = self._d0
-        x0 = self._x0
-        y0 = self._y0
         if (
             self._fresh
             and self._swing > 4 * self._off
             and d0 >= self._fit_t
             and dt * 8 >= d0 * 9
-            and r * d0 * 2 >= (abs(x0) + abs(y0)) * (d0 + dt)
-            and abs(self._rx - x0 * dt // d0) + abs(self._ry - y0 * dt // d0) <= self._off
+            and r * d0 * 2 >= self._r0 * (d0 + dt)
         ):
             self._refit()
             return False
