@@ -6,7 +6,9 @@ to sample), that fit can be off by a few mm: the residual then stands off the li
 first sample judged and grows with the press, until it passes for a stick gone."""
 
 from test_detect_press_origin import _told, _turn
-from tuning_games import tuning_game
+from tuning_games import samples_between, tuning_game
+
+from sticktable.sim.detection import run_detector
 
 
 def test_a_touch_whose_first_fit_rang_is_no_fall():
@@ -33,3 +35,16 @@ def test_a_touch_fitted_on_a_brisk_ramp_is_no_fall():
     kinds = [e["kind"] for e in truth if start <= e["t_ms"] < end]
     assert kinds == ["button", "placed", "touch"], kinds
     assert _told(game, start, end) == [("placed", None), ("touch", None)]
+
+
+def test_a_stick_leaving_during_the_first_fit_is_told_on_time():
+    # Overlap tower (tuning seed 1013): a stick fell at 134.99 s while a hand pressed on
+    # 11 -> 39 g, during the first fit (its residuals off the fit so far grew 11 -> 99 g x mm,
+    # no swing); off the line from the first sample judged as the press went on (109 -> 275),
+    # it is told at 135.16 s. Fitted again as a line that was wrong, it came 230 ms later.
+    game = tuning_game("overlap", 1013)
+    fell = [e for e in game.truth_events() if e["kind"] == "fell" and 134900 < e["t_ms"] < 135100]
+    assert len(fell) == 1, fell
+    found = run_detector(game.meta, samples_between(game, 0, 136500))
+    told = [e["t_ms"] for e in found if e["kind"] == "fell" and 134900 < e["t_ms"] < 136500]
+    assert told and told[0] - fell[0]["t_ms"] <= 200, told
