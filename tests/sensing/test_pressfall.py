@@ -554,3 +554,37 @@ def test_a_line_never_stood_on_is_fitted_again():
     assert _press_fitted_off(PressWatch(int(STICK_G * 100))) is None
     at = _press_fitted_off(PressWatch(int(STICK_G * 100)), stick_at=70)
     assert at is not None and 70 < at <= 80, at
+
+
+def _press_fitted_on_its_ramp(watch, stick_at=None, samples=90):
+    """After a steady press (its residual's noise learned), a hand presses at (30, -10) mm: up
+    to 40 g over 8 samples, held to sample 24, then harder by 0.6 g a sample; the first fit's
+    samples (to sample 10, taken as the press rang) swing 4 mm either side of a spot 1.5 mm off
+    the hand's, so that the residual stands ~70-90 g x mm off the line from the first sample
+    judged, under _MAYBE_MM's; from `stick_at` a stick at (-25, 20) mm leaves over 5 samples.
+    First sample fired at, or None."""
+    for n in range(40):
+        force = min(40.0, 5.0 * (n + 1)) + 0.5 * math.sin(n * 2.3)
+        watch.feed(int(force * 100), int(force * 30.0), int(force * -10.0))
+    watch.reset()
+    for n in range(samples):
+        force = min(40.0, 5.0 * (n + 1)) + max(0.0, 0.6 * (n - 24)) + 0.5 * math.sin(n * 2.3)
+        skew = 1.5 + (4.0 if n & 1 else -4.0) if n < 10 else 0.0
+        gone = 0.0 if stick_at is None else min(1.0, max(0.0, (n - stick_at) / 5.0)) * STICK_G
+        dx = force * (30.0 + skew) + gone * 25.0
+        if watch.feed(int((force - gone) * 100), int(dx), int(force * -10.0 - gone * 20.0)):
+            return n
+    return None
+
+
+def test_a_residual_off_the_line_from_the_first_sample_growing_with_the_press_is_no_stick():
+    # Real and ring-heavy towers (tuning seed 1013, turn 54, 217.4 s): a touch's first fit took
+    # the press's ringing samples (their residuals off the fit so far 30-280 g x mm), and from
+    # the first sample judged its residual stood 76-91 g x mm off the line, under _MAYBE_MM's
+    # 96, so it seemed to stand on it; as the hand pressed 44 -> 50 g the residual grew with
+    # it, 99-116, and held: "fell 1", and a stick placed for it where a touch was. Off the line
+    # from the first sample judged, grown with the load, after a first fit that swung: it is
+    # the line that is wrong, and the spot is fitted again.
+    assert _press_fitted_on_its_ramp(PressWatch(int(STICK_G * 100))) is None
+    at = _press_fitted_on_its_ramp(PressWatch(int(STICK_G * 100)), stick_at=70)
+    assert at is not None and 70 < at <= 80, at
