@@ -15,6 +15,7 @@ _REST_MS = const(800)  # a small change this soon after a placement is the rest 
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _UNSEEN_MM = const(40)  # ... or this far, unseen by the press watch (a touch leaves under 15)
+_KNOCK_RING_MS = const(1000)  # as in detect.py: a knock rings the plate (and its moments) this long
 
 
 def back_after_fell(det, level):
@@ -35,8 +36,12 @@ def swapped(det):
     the moments stay moved by a stick _SHIFT_MM away, with the base's tilt unchanged (a
     table leant on moves them too); after a touch they come back. Moved by a stick _UNSEEN_MM
     away, the press watch need not have seen it: the stick left while the hand's spot was
-    being fitted, and the line took it in (overlap 1005, 71.9 s). Called on a stable window."""
+    being fitted, and the line took it in (overlap 1005, 71.9 s); not after a knock, which
+    moves the sticks and its ringing the moments (overlap 1016, 89.1 s: a touch after a knock
+    told as placed and fell). Called on a stable window."""
     if det._ep_touch or det._ep_fell or not det._base_level():
+        return False
+    if not det._press.maybe and ticks_diff(det._ep_t, det._knock_t) < _KNOCK_RING_MS:
         return False
     dx = det._avg(det._mxr, _WIN) - det._mx
     dy = det._avg(det._myr, _WIN) - det._my
