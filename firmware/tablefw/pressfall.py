@@ -108,6 +108,10 @@ class PressWatch:
         self.residual = 0
         self.maybe = False  # a smaller residual held: maybe a stick left
 
+    def restart(self):
+        """Watch afresh from the same origin: the next load starts a new line."""
+        self.rebase(self._ot, self._ox, self._oy)
+
     def rebase(self, dt100, dx, dy):
         """Watch from here on: a stick that came to rest alone within the episode (its hand
         gone) is no step off the next hand's line, nor is a level the plate held still at
@@ -182,7 +186,7 @@ class PressWatch:
             # left nothing, and the next load is a new hand's, at its own spot, not a step off
             # the line the last one pressed along. (Moments moved by a stick _MAYBE_MM away
             # are a stick placed and another gone: not back.)
-            self.rebase(self._ot, self._ox, self._oy)
+            self.restart()
         if not self._fitted and self._still_origin(dt, dx, dy):
             return False
         sxx = self._sxx

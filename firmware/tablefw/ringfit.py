@@ -368,8 +368,7 @@ def renull(det):
     # The press watch's hand line, fitted on the raw ringing (a first press rang the plate
     # +-150 g), is fitted again on nulled values: against the old line the nulled load stood
     # off like a stick gone (independent 1029 at 7.35 s). Its origin was taken still.
-    w = det._press
-    w.rebase(w._ot, w._ox, w._oy)
+    det._press.restart()
 
 
 def raw_jump(det, n):
