@@ -5,33 +5,30 @@ press still rings (the cells, read at slightly different moments, swing ~100 g x
 to sample), that fit can be off by a few mm: the residual then stands off the line from the
 first sample judged and grows with the press, until it passes for a stick gone."""
 
+import pytest
 from test_detect_press_origin import _told, _turn
 from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
 
 
-def test_a_touch_whose_first_fit_rang_is_no_fall():
-    # Real tower (tuning seed 1013), turn 54: a hand touched the tower at 217.0 s, 44 g; its
-    # residual stood 76-91 g x mm off the first fit's line from the first sample judged, and
-    # grew with the press (99-116 at 50 g): "fell 1" at 217.4 s, and a stick placed for it.
-    game = tuning_game("real", 1013)
+# Real tower (tuning seed 1013), turn 54: a hand touched the tower at 217.0 s, 44 g; its
+# residual stood 76-91 g x mm off the first fit's line from the first sample judged, and grew
+# with the press (99-116 at 50 g): "fell 1" at 217.4 s, and a stick placed for it.
+# Independent tower (tuning seed 1039), turn 29: a hand pressed 20 -> 126 g over the first
+# fit's 8 samples, which swung 90-360 g x mm off the fit so far; judged, the press stood
+# 310 g x mm off the line at 138 g and 360-390 at 160 g: "fell 1" at 111.8 s, and a stick
+# placed for it. (The first judged sample's moments swung with the ringing: the residual after
+# it is no scaled copy of them, only of its size.)
+@pytest.mark.parametrize(
+    "regime, seed, turn",
+    [("real", 1013, 54), ("independent", 1039, 29)],
+    ids=["first-fit-rang", "brisk-ramp"],
+)
+def test_a_touch_whose_first_fit_was_taken_off_the_hands_spot_is_no_fall(regime, seed, turn):
+    game = tuning_game(regime, seed)
     truth = game.truth_events()
-    start, end = _turn(game, 54)
-    kinds = [e["kind"] for e in truth if start <= e["t_ms"] < end]
-    assert kinds == ["button", "placed", "touch"], kinds
-    assert _told(game, start, end) == [("placed", None), ("touch", None)]
-
-
-def test_a_touch_fitted_on_a_brisk_ramp_is_no_fall():
-    # Independent tower (tuning seed 1039), turn 29: a hand pressed 20 -> 126 g over the first
-    # fit's 8 samples, which swung 90-360 g x mm off the fit so far; judged, the press stood
-    # 310 g x mm off the line at 138 g and 360-390 at 160 g: "fell 1" at 111.8 s, and a stick
-    # placed for it. (The first judged sample's moments swung with the ringing: the residual
-    # after it is no scaled copy of them, only of its size.)
-    game = tuning_game("independent", 1039)
-    truth = game.truth_events()
-    start, end = _turn(game, 29)
+    start, end = _turn(game, turn)
     kinds = [e["kind"] for e in truth if start <= e["t_ms"] < end]
     assert kinds == ["button", "placed", "touch"], kinds
     assert _told(game, start, end) == [("placed", None), ("touch", None)]
