@@ -19,6 +19,9 @@
 # back, its weight is off the total too): a fit gone wrong never stood on its line, and once the
 # hand has let go the stick it placed rests where it rests. Held any shorter, or as the hand
 # lets go, it is only a maybe: detect.py decides from the moments once the hand has gone.
+# A residual off the line from the first sample judged, grown with the load since, after a
+# first fit whose samples swung about the line (a press's ramp or ringing), is a line fitted
+# wrong: the spot is fitted again (_stands). A stick gone leaves the same residual at any load.
 #
 # A light hand (a stick placed, barely pressed, while another falls) may never press hard enough
 # for the spot to be trusted: there a residual off the first samples' line that holds still

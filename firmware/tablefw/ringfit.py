@@ -149,11 +149,11 @@ def _free(det):
     stick just let go rings about the level it makes, which is taken only once the ringing has
     died down, and on a lightly damped plate with no ringing learned that took seconds (the
     placements meanwhile were lost). Once one is, a hand's tremor about a stick it holds must
-    not replace it; before, such a fit (2) agrees only with a candidate fitted in the same
+    not replace it; before, such a fit agrees only with a candidate fitted in the same
     episode: a hand holding a stick up there with a tremor fits as a ringing too, and one
     that agreed with another hand's press seconds before was learned on a plate that does not
     ring (original 1002 at 125.3 s; the filter then hid a stick placed and falling at once).
-    Always before the first baseline (a calibration's tap): 1; about the level: 1; else 0."""
+    1: free (always before the first baseline, a calibration's tap); 2: one stick up; 0: not."""
     if not det._armed:
         return 1
     d = det._avg(det._ring, _RW) - det._level
