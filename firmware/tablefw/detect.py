@@ -1114,20 +1114,20 @@ class Detector:
         """A change soon after a fall with no hand on the tower (the rest of a fall whose level
         was caught mid-slide or mid-ring, or more sticks): the count is settled on the whole
         drop less what was told, so a partial drop is never an extra stick, and a stick
-        counted short is added."""
+        counted short is added. `n`: the window the change was judged on, the origin's."""
         unit = self._unit(self._fall_n, self._fall_drop)
         drop = self._fall_drop - d
-        n = (drop + unit // 2) // unit
+        k = (drop + unit // 2) // unit
         most = self._fall_n + self._nsticks
-        if n > most:
-            n = most
+        if k > most:
+            k = most
         told = self._fall_n + self._fk  # reported: the fall and onsets since
         self._fk = 0
-        if n > told:
-            self._emit(FELL, t, n - told, -d)
-        if n > self._fall_n:
-            self._forget(n - self._fall_n, -d)
-            self._fall_n = n
+        if k > told:
+            self._emit(FELL, t, k - told, -d)
+        if k > self._fall_n:
+            self._forget(k - self._fall_n, -d)
+            self._fall_n = k
         elif d < 0:
             self._sum = self._sum + d if self._sum + d > 0 else 0
         if told > self._fall_n:
