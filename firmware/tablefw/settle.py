@@ -12,10 +12,12 @@ _QUICK = const(4)  # samples a lower level needs before a fall is reported
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
+_KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
+
+# A stick swapped (swapped):
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
 _PRESS_LEFT = const(150)  # ... more than a big press leaves as it goes (1/150 of its peak)
 _UNSEEN_MM = const(40)  # ... or this far, unseen by the press watch (a touch leaves under 15)
-_KNOCK_RING_MS = const(1000)  # as in detect.py: a knock rings the plate (and its moments) this long
 
 
 def back_after_fell(det, level):
