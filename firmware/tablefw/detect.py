@@ -87,7 +87,7 @@ from tablefw.compat import const, ticks_diff
 from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
-from tablefw.median import lone_wild, median3
+from tablefw.median import gross, lone_wild, median3
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import (
@@ -233,6 +233,7 @@ class Detector:
         # Buffers.
         self._med = array("i", [0] * (3 * n))  # last three raw readings per cell
         self._gap = array("b", [0] * (3 * n))  # ... which of them had no reading (repeated)
+        self._far = bytearray(n)  # readings in a row a cell's jumped far off (median.gross)
         self._base = array("i", [0] * n)  # raw readings of the armed state
         self._ring = array("i", [0] * _RING)  # plate total (g x100 over the base)
         self._ax = array("i", [0] * _RING)
@@ -395,7 +396,7 @@ class Detector:
         for i in range(n):
             v = cells[i]
             k = 3 * i
-            gap = v >= _WILD_HI or v <= _WILD_LO
+            gap = v >= _WILD_HI or v <= _WILD_LO or (not fresh and gross(self, i, v))
             self._gap[k + mi] = 1 if gap and not fresh else 0
             if gap:  # missing, saturated or no HX711 value at all
                 # No reading: repeat the previous one, unless it was a wild value (repeated,
