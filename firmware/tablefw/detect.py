@@ -396,7 +396,9 @@ class Detector:
         for i in range(n):
             v = cells[i]
             k = 3 * i
-            gap = v >= _WILD_HI or v <= _WILD_LO or (not fresh and gross(self, i, v))
+            gap = v >= _WILD_HI or v <= _WILD_LO
+            if not gap and not fresh:
+                gap = gross(v, med[k + (mi + 2) % 3], self._spike[i], self._far, i)
             self._gap[k + mi] = 1 if gap and not fresh else 0
             if gap:  # missing, saturated or no HX711 value at all
                 # No reading: repeat the previous one, unless it was a wild value (repeated,

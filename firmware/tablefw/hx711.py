@@ -19,14 +19,16 @@
 # and one validator for both, Validator: per chip, rail values (saturated 0x7FFFFF/0x800000,
 # what a chip with a loose wire or no chip at all gives) and a value repeated STUCK_N times
 # (DOUT stuck low clocks out the same bits forever) are no reading (MISSING); the rest goes
-# through a median of the last 3 readings, so a single wild value (a bit error) never passes.
+# through a median of the last 3 readings, so a single wild value (a bit error) never passes;
+# a reading 2**20 counts off the last (a high bit error: ~450 g on a 1 kg cell) is no reading
+# either, for up to two in a row, so the median never passes a lesser bit error beside it.
 # Everything here is allocation-free per reading (heap_lock tests).
 
 import array
 import time
 
 from tablefw.compat import const, ticks_diff
-from tablefw.median import median3
+from tablefw.median import gross, median3
 from tablefw.reading import MISSING, RAIL_HI, RAIL_LO, signed24
 
 BITS = const(24)
@@ -37,6 +39,7 @@ POWER_DOWN_US = const(60)  # SCK high longer than this powers the chip down
 SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin (78-92 Hz)
 STEP_MS = const(40)  # a chip not ready this long (3 conversions at 80/s) is out of step: reset
 DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
+GROSS_SPIKE = const(65535)  # median.gross: 16 x this + 1 counts, 2**20, off the last reading
 STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
 
@@ -205,6 +208,7 @@ class Validator:
         self._next = bytearray(n)  # slot of the next reading in _hist
         self._last = array.array("i", [MISSING] * n)
         self._same = array.array("i", [0] * n)  # repeats of _last
+        self._far = bytearray(n)  # gross readings in a row (median.gross)
         self.rejected = 0  # rail or stuck values seen (diagnostics)
 
     def filter(self, raw, out):
@@ -217,12 +221,19 @@ class Validator:
             else:
                 self._last[i] = v
                 self._same[i] = 0
-            if v >= RAIL_HI or v <= RAIL_LO or self._same[i] >= STUCK_N:
+            k = 3 * i
+            last = hist[k + (self._next[i] + 2) % 3]
+            if (
+                v >= RAIL_HI
+                or v <= RAIL_LO
+                or self._same[i] >= STUCK_N
+                or self._count[i]
+                and gross(v, last, GROSS_SPIKE, self._far, i)
+            ):
                 out[i] = MISSING
                 if v != MISSING:
                     self.rejected += 1
                 continue
-            k = 3 * i
             hist[k + self._next[i]] = v
             self._next[i] = (self._next[i] + 1) % 3
             count = self._count[i]

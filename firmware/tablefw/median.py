@@ -16,20 +16,20 @@ _GROSS_X = const(16)  # a reading this many spike limits (400 g) off the last in
 _GROSS_RUN = const(2)  # ... is no reading, unless it stays there longer
 
 
-def gross(det, i, v):
-    """Has cell i's new raw reading v jumped by over 16 spike limits (400 g) from the last,
-    the first or second time in a row? An HX711 bit error that high (bits 20-23) is no load:
-    a knock swings a cell by less in a sample. Such a reading is dropped like a missing one,
-    so the median of three never takes the reading next to it for the truth: a lesser bit
-    error beside it (63 g, then 2,018 g on one cell: independent 1036 at 90.2 s) passed the
-    median as its middle value for two samples, and a stick was placed and fell. A jump that
-    holds a third reading is the load."""
-    d = v - det._med[3 * i + (det._mi + 2) % 3]
-    if d // _GROSS_X > det._spike[i] or -d // _GROSS_X > det._spike[i]:
-        if det._far[i] < _GROSS_RUN:
-            det._far[i] += 1
+def gross(v, last, spike, far, i):
+    """Has cell i's new raw reading v jumped from its last by over 16 spike limits (the
+    detector's 25 g: 400 g), the first or second time in a row (`far[i]` counts them)? An
+    HX711 bit error that high (bits 20-23) is no load: a knock swings a cell by less in a
+    sample. Such a reading is dropped like a missing one, so the median of three never takes
+    the reading next to it for the truth: a lesser bit error beside it (63 g, then 2,018 g on
+    one cell: independent 1036 at 90.2 s) passed the median as its middle value for two
+    samples, and a stick was placed and fell. A jump that holds a third reading is the load."""
+    d = v - last
+    if d // _GROSS_X > spike or -d // _GROSS_X > spike:
+        if far[i] < _GROSS_RUN:
+            far[i] += 1
             return True
-    det._far[i] = 0
+    far[i] = 0
     return False
 
 

@@ -206,7 +206,7 @@ stream = [
     [100, 200, 300, 400],
     [101, 0x7FFFFF, 301, 401],  # saturated high on cell 1
     [102, 202, -0x800000, 402],  # saturated low on cell 2
-    [103 ^ (1 << 20), 203, 303, 403],  # a single bit error on cell 0
+    [103 ^ (1 << 18), 203, 303, 403],  # a single bit error on cell 0
     [104, 204, 304, MISSING],
     [105, 205, 305, 405],
     [106, 206, 306, 406],
@@ -215,6 +215,19 @@ for raw in stream:
     ok = v.filter(array.array("i", raw), out)
     seq.append([ok, list(out)])
 res["seq"] = seq
+# A lesser bit error beside a gross one (2**20 counts or more off the last reading), either way
+# round; then a jump that holds.
+one = array.array("i", [0])
+for name, stream in (
+    ("lesser_first", [500, 501, 502, 503 ^ (1 << 17), 504 ^ (1 << 22), 505, 506, 507]),
+    ("gross_first", [600, 601, 602, 603 ^ (1 << 22), 604 ^ (1 << 17), 605, 606, 607]),
+    ("held", [700, 701, 702] + [702 + (1 << 21)] * 4),
+):
+    pv = Validator(1)
+    res[name] = []
+    for x in stream:
+        pv.filter(array.array("i", [x]), one)
+        res[name].append(one[0])
 stuck = []
 for i in range(STUCK_N + 3):
     ok = v.filter(array.array("i", [107 + i, 0, 300 + i, 400 + i]), out)
@@ -286,6 +299,12 @@ def test_validation_rejects_wild_values_and_stuck_chips_without_allocating(mp, t
     # The bit error (cell 0, sample 3) never comes out: medians of 3 around it.
     assert [s[1][0] for s in seq] == [100, 101, 101, 102, 104, 105, 105]
     assert seq[4][1][3] == missing and seq[4][0] == 0b0111
+    # Two bit errors in a row: the gross one is no reading, the lesser never comes out (the
+    # median of three passed it twice when the gross one was in the window with it).
+    assert res["lesser_first"] == [500, 501, 501, 502, missing, 505, 506, 506]
+    assert res["gross_first"] == [600, 601, 601, missing, 602, 605, 606, 606]
+    jump = 702 + 2**21  # a jump that holds is the load from its third reading on
+    assert res["held"] == [700, 701, 701, missing, missing, 702, jump]
     stuck = res["stuck_ok"]  # cell 1 repeats 0 forever: no reading from the STUCK_N-th on
     assert all(ok & 0b10 for ok in stuck[:40]) and not any(ok & 0b10 for ok in stuck[40:])
     assert all(ok & 0b1101 == 0b1101 for ok in stuck)
