@@ -13,6 +13,7 @@ _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enoug
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
+_SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
 
 # A stick swapped (swapped):
 _SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
@@ -80,11 +81,28 @@ def tail_of(det, t, d):
     trough). A rise beyond is a hand holding part of the next stick on the tower (or a slow
     hand's first grams): taken as the tail, the level walked up with it and the stick weighed
     short, placed 1.5 s late as an unexplained level. (Nor a drop let_go takes.)"""
-    if ticks_diff(t, det._last_fall_t) >= _TAIL_MS or not _no_hand(det, d):
+    if ticks_diff(t, det._last_fall_t) >= _TAIL_MS:
+        return False
+    if _dip_back(det, t, d):
+        return True
+    if not _no_hand(det, d):
         return False
     if det._held and det._one_lo < -d < det._one_hi:
         return False
     return d < 0 or det._fall_drop - d >= det._fall_n * det._mean - det._band
+
+
+def _dip_back(det, t, d):
+    """Is a rise `d` soon after a fall the level coming back where it was, by about all that
+    fall's drop (a weight that left stays gone: nothing fell)? A dip the base hardly felt (a
+    knock on the tower, noisy 1043, 194.2 s) was taken for a fall of part of a stick. The
+    level is taken again (the fall was told); left, it stayed that far above the level like a
+    hand pressing, the episode ran on for _STUCK_MS and swallowed the next stick. Only below
+    one stick: back by a stick, one was placed."""
+    if ticks_diff(t, det._last_fall_t) >= _SHORT_MS or d >= det._one_lo:
+        return False
+    off = d - det._fall_drop
+    return -det._band <= off <= det._band
 
 
 def _no_hand(det, d):
