@@ -9,6 +9,7 @@ from tablefw.compat import const, ticks_diff
 # As in detect.py:
 _WIN = const(8)  # samples a stable state needs
 _QUICK = const(4)  # samples a lower level needs before a fall is reported
+_RMASK = const(31)  # the plate total's history (_RING samples)
 _LOOSE_X = const(3)  # a level this many bands still, twice alike, is good enough to place
 _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand is its tail
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
@@ -61,11 +62,33 @@ def let_go(det, t, d, n):
     meanwhile: the hand that holds a stick presses on it, its press wandering up by most of a
     stick before it lets go (as _same_hand knows), and that let-go was told as a second fall."""
     hold_lapsed(det, t)
+    if n == _QUICK and _swung(det):
+        return True  # (no fall yet: held back, the level untouched)
     if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
     det._commit(d, n)  # (the window the drop was judged on)
     return True
+
+
+def _swung(det):
+    """Did the total, over the window before the quick one (a lower level held _QUICK
+    samples), dip half a stick below the level and come back within a band of it? A weight
+    that left stays gone: that is what a ringing learned slightly off leaves of a knock's
+    swing (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Not once a
+    fall was told (the quick level settles its count)."""
+    if det._fk:
+        return False
+    ring = det._ring
+    level = det._level
+    dipped = False
+    for k in range(_QUICK + _WIN, _QUICK, -1):
+        v = ring[(det._ri - k) & _RMASK] - level
+        if 2 * v <= -det._stick:
+            dipped = True
+        elif dipped and v >= -det._band:
+            return True
+    return False
 
 
 def hold_lapsed(det, t):

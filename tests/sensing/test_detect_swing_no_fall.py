@@ -1,0 +1,21 @@
+"""A lower level held 50 ms, right after the total dipped half a stick and came back to the
+level, is a swing (what a ringing learned slightly off leaves of a knock's), not a weight
+gone: a weight that left stays gone. No fall is told at once; a stable window tells
+(settle._swung)."""
+
+from tuning_games import samples_between, tuning_game
+
+from sticktable.sim.detection import run_detector
+
+
+def test_a_knocks_swing_after_a_touch_is_no_fall_and_placement():
+    # Independent game (tuning seed 1016), 88-100 s: a knock (98.06 s), then a 150 g touch
+    # (98.31-98.88 s) on the slow plate. What the ringing filter left swung the total by
+    # +-0.8 stick: a lower level held 50 ms was told "fell 1" (99.2 s), and the swing back
+    # "placed" (99.42 s). Nothing fell, nothing was placed.
+    game = tuning_game("independent", 1016)
+    found = run_detector(game.meta, samples_between(game, 88000, 100000))
+    truth = [e for e in game.truth_events() if 98000 <= e["t_ms"] <= 100000]
+    assert not any(e["kind"] in ("placed", "fell") for e in truth)
+    after = [e["kind"] for e in found if e["t_ms"] > 98000]
+    assert "fell" not in after and "placed" not in after, found
