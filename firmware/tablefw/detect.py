@@ -107,6 +107,7 @@ from tablefw.settle import (
     fall_rest,
     hold_lapsed,
     let_go,
+    loose_holds,
     loose_rest,
     place_through_ring,
     swapped,
@@ -737,7 +738,7 @@ class Detector:
                 self._one_lo < d < self._one_hi
                 and not self._same_hand(t)
                 and self._last_loose == d // self._same
-                and -self._band <= 2 * slope <= self._band
+                and loose_holds(self, d, slope)
             ):
                 self._place(t, d)
                 self._commit(d)

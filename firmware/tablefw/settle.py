@@ -163,6 +163,18 @@ def loose_rest(det):
     return -3 * band <= m <= 3 * band
 
 
+def loose_holds(det, d, slope):
+    """Does a window that holds only loosely, one stick up (`d`, its last half `slope` off
+    it), go nowhere? Its halves agree within a band (x2); and not on its way down: its last
+    half under it and the newest sample over a band under it is a hand easing off through
+    one stick's level (independent 1039, 301.0 s: a touch of 15 g placed, its let-go then
+    "fell 1"), or a tower's weight leaving. Where it goes, a later window tells."""
+    band = det._band
+    if 2 * slope < -band or 2 * slope > band:
+        return False
+    return 4 * slope >= -band or det._ring[(det._ri - 1) & _RMASK] - det._level - d >= -band
+
+
 def place_through_ring(det, t, level):
     """A hand pressed a stick on and has gone: the level, averaged over the last two windows,
     is one stick up and steady, not on its way anywhere, though what the ringing filter leaves
