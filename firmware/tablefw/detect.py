@@ -730,8 +730,8 @@ class Detector:
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being
-            # stable for a few hundred ms: a level one stick up that holds this well, and is
-            # not on its way anywhere (a hand easing off), is placed.
+            # stable for a few hundred ms: a level one stick up that holds this well, going
+            # nowhere (loose_holds), is placed.
             d = self._avg(self._ring, _WIN) - level
             slope = self._avg(self._ring, _QUICK) - level - d
             if (
