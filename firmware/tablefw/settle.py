@@ -73,21 +73,29 @@ def let_go(det, t, d, n):
 
 def _swung(det):
     """Did the total, over the window before the quick one (a lower level held _QUICK
-    samples), dip half a stick below the level and come back within a band of it? A weight
-    that left stays gone: that is what a ringing learned slightly off leaves of a knock's
-    swing (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Not once a
-    fall was told (the quick level settles its count)."""
+    samples), dip half a stick below the level and come back within a band of it, two
+    samples in a row (a knock's jolt as a stick leaves swings through it)? A weight that left
+    stays gone: that is what a ringing learned slightly off leaves of a knock's swing
+    (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Not once a fall
+    was told (the quick level settles its count)."""
     if det._fk:
         return False
     ring = det._ring
     level = det._level
+    band = det._band
     dipped = False
+    back = 0  # samples in a row back within a band of the level (a knock's jolt swings through)
     for k in range(_QUICK + _WIN, _QUICK, -1):
         v = ring[(det._ri - k) & _RMASK] - level
         if 2 * v <= -det._stick:
             dipped = True
-        elif dipped and v >= -det._band:
-            return True
+            back = 0
+        elif dipped and -band <= v <= band:
+            back += 1
+            if back == 2:
+                return True
+        else:
+            back = 0
     return False
 
 
