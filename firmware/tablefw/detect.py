@@ -96,6 +96,7 @@ from tablefw.ringfit import (
     cycle_drop,
     fit,
     lasting,
+    onset_open,
     raw_jump,
     seed,
     track,
@@ -756,9 +757,9 @@ class Detector:
         # (Also before any ringing is learned: a ringing not nulled swings above the level,
         # which holds the onset back, and a plate that does not ring needs no filter.)
         # (Within the hush after a knock the onset's hold is counted, never reported: a stick
-        # the knock sent off, seen leaving meanwhile, is told as the hush ends. A lone sample
-        # above the level is a ringing not yet learned swinging, not a hand pressing.)
-        if self._ep_pos <= 1 and (knocked > self._hush or shaken > _SHAKE_MS) and not self._held:
+        # the knock sent off, seen leaving meanwhile, is told as the hush ends. A hand in the
+        # episode: see onset_open.)
+        if onset_open(self, t, knocked, shaken):
             self._onset(t, level, level - self._avg(self._ring, 2), knocked <= self._hush)
 
     def _onset(self, t, level, drop, pre=False):

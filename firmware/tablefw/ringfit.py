@@ -2,14 +2,14 @@
 # linear prediction fitted on the sample differences (or, while the plate swings about its
 # level, the same smoothed 1-2-1: see fit), and the period of a slow ringing, which
 # the detector's boxcar averages over, and what the fall onset asks of them (raw_jump, ahead,
-# lasting).
+# lasting; onset_open: when it is judged at all).
 # Functions on the Detector's own state (kept apart so that compiling detect.py from source
 # fits a small heap); called from Detector.feed, so integers only and no allocation.
 
 import math
 from array import array
 
-from tablefw.compat import const
+from tablefw.compat import const, ticks_diff
 
 # As in detect.py:
 _RMASK = const(31)  # history of the differences (power of two) - 1
@@ -17,6 +17,7 @@ _RW = const(24)  # samples the ringing is fitted over
 _Q = const(256)  # coefficients in Q8
 _SMOOTH = const(4)  # the boxcar of a fast (or no) ringing
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
+_ALONE_MS = const(150)  # a stick resting alone this long in an episode: its hand has gone
 _CH = const(3)  # ints of state per filtered channel
 _UH = const(32)  # filtered values kept per channel
 _UMASK = const(31)
@@ -391,6 +392,24 @@ def raw_jump(det, n):
         if v > top:
             top = v
     return top
+
+
+def onset_open(det, t, knocked, shaken):
+    """May a fall's onset be told now? Not while a hand presses in the episode (a stick
+    leaving then is the press watch's, pressfall.py): one seen in it (above the level for
+    more than one sample: a lone one is a ringing not yet learned swinging) holds the onset
+    back until it has gone _ALONE_MS. After that a weight leaving is a stick, as a hand adds
+    weight (a stick placed that fell soon after its hand had let go waited for the quick
+    window's level held 50 ms: independent 1018 at 5.47 s, 214 ms), unless the episode's
+    touch was told: it stays open only for the ringing its press left, which may be learned
+    anew, and the filter's switch dips the nulled total like a stick going (overlap 1005 at
+    361.4 s). Nor within a knock's hush while the base shakes, nor while let_go's mark holds
+    (settle.py: a hand taking back the stick it placed)."""
+    return (
+        (det._ep_pos <= 1 or (ticks_diff(t, det._hand_t) > _ALONE_MS and not det._ep_touch))
+        and (knocked > det._hush or shaken > _SHAKE_MS)
+        and not det._held
+    )
 
 
 def ahead(det, level, drop, unit):
