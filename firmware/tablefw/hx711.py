@@ -39,7 +39,7 @@ POWER_DOWN_US = const(60)  # SCK high longer than this powers the chip down
 SETTLE_MS = const(65)  # 4 conversions to settle at 80/s, + one period of margin (78-92 Hz)
 STEP_MS = const(40)  # a chip not ready this long (3 conversions at 80/s) is out of step: reset
 DEAD_MS = const(500)  # a chip not ready this long is read around (MISSING) by HX711Bus
-GROSS_SPIKE = const(65535)  # median.gross: 16 x this + 1 counts, 2**20, off the last reading
+GROSS_SPIKE = const(65535)  # median.gross: a jump of 16 x (this + 1) = 2**20 counts is gross
 STUCK_N = const(40)  # the same raw value this many times in a row (0.5 s): a dead chip
 PIO_WORDS = const(4)  # 24 bits x 4 chips = 96 bits = 4 words of 24 bits
 
