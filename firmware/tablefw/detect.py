@@ -112,6 +112,7 @@ from tablefw.settle import (
     loose_rest,
     place_through_ring,
     swapped,
+    swung,
     tail_of,
 )
 from tablefw.tilt import upright_now, watch_tilt
@@ -750,7 +751,7 @@ class Detector:
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
                     self._fall_tail(t, d, _QUICK)  # (counted on the whole drop)
-                else:
+                elif not swung(self):
                     self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.

@@ -62,8 +62,6 @@ def let_go(det, t, d, n):
     meanwhile: the hand that holds a stick presses on it, its press wandering up by most of a
     stick before it lets go (as _same_hand knows), and that let-go was told as a second fall."""
     hold_lapsed(det, t)
-    if n == _QUICK and _swung(det):
-        return True  # (no fall yet: held back, the level untouched)
     if not det._held or not det._one_lo < -d < det._one_hi:
         return False
     det._held = False
@@ -71,13 +69,14 @@ def let_go(det, t, d, n):
     return True
 
 
-def _swung(det):
+def swung(det):
     """Did the total, over the window before the quick one (a lower level held _QUICK
     samples), dip half a stick below the level and come back within a band of it, two
     samples in a row (a knock's jolt as a stick leaves swings through it)? A weight that left
     stays gone: that is what a ringing learned slightly off leaves of a knock's swing
-    (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Not once a fall
-    was told (the quick level settles its count)."""
+    (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Then the quick
+    level is no fall yet, and the level is left as it is. Not once a fall was told (the
+    quick level settles its count)."""
     if det._fk:
         return False
     ring = det._ring
