@@ -148,7 +148,7 @@ def test_the_referee_types_on_while_the_game_changes_under_the_command_line(
     typing.keyboard.type("coll")
     seen = typing.evaluate("window.sticktableLast.version")
     referee_sends(other, "first Ann")  # the game changes: every page is rebuilt
-    typing.wait_for_function(f"window.sticktableLast.version > {seen}")
+    typing.wait_for_function(f"() => window.sticktableLast.version > {seen}")
     typing.keyboard.type("ect")
     assert typing.input_value("#command") == "collect"
     typing.keyboard.press("Enter")
