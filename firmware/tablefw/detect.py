@@ -103,6 +103,7 @@ from tablefw.ringfit import (
 )
 from tablefw.schema import FELL, KIND_NAMES, PLACED, TOPPLE, TOUCH  # noqa: F401 - event kinds
 from tablefw.settle import (
+    LooseRest,
     SlowRing,
     back_after_fell,
     fall_rest,
@@ -225,6 +226,7 @@ class Detector:
         self._still_run = _samples(rate_hz, _STILL_MS)
         self._lean = LeanWatch(rate_hz, stick)  # the table leant on (tablefw/lean.py)
         self._slow = SlowRing()  # a stick placed through a ringing not learned (settle.py)
+        self._rest = LooseRest()  # a stick resting loosely, then falling (settle.py)
         # Accelerometer thresholds (milli-g squared): topple leaning past ~4 degrees, knocks.
         self._tilt2 = _TILT_MG * _TILT_MG
         self._jolt2 = 40 * 40  # a knock: a base jump above this (mg^2) and 8x the noise
@@ -353,6 +355,7 @@ class Detector:
         self._ep_touch = False  # the episode's touch was reported already
         self._press.reset()
         self._slow.reset()
+        self._rest.reset()
         self._ep_t = 0
         self._ep_pos = 0
         self._ep_neg = 0
@@ -702,6 +705,8 @@ class Detector:
         # a knock and does not ring the plate: what its jolt shakes into the cells jitters about
         # zero, which the watch's stillness test rejects.
         knocked = ticks_diff(t, self._knock_t)
+        if calm and self._ep and knocked > _KNOCK_RING_MS and self._rest.watch(self, t):
+            return
         if self._ep and knocked > _KNOCK_RING_MS and not self._ep_fell:
             span = self._bn + 2 if self._a2 else 0  # (a wild reading's pulse, averaged)
             if (
