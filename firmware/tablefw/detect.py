@@ -700,13 +700,14 @@ class Detector:
         self._track_episode(t, dev)
         if self._tilting:
             return  # a leaning tower's weight loss is its own, never sticks
+        knocked = ticks_diff(t, self._knock_t)
+        # (a stick let go that rested loosely and now falls: placed, its fall judged from it)
+        if calm and self._ep and knocked > _KNOCK_RING_MS and self._rest.watch(self, t):
+            return
         # The press watch pauses for a knock's ringing only. A stick landing on the table beside
         # the tower (often the one that fell, 200-300 ms after it left) jolts the base less than
         # a knock and does not ring the plate: what its jolt shakes into the cells jitters about
         # zero, which the watch's stillness test rejects.
-        knocked = ticks_diff(t, self._knock_t)
-        if calm and self._ep and knocked > _KNOCK_RING_MS and self._rest.watch(self, t):
-            return
         if self._ep and knocked > _KNOCK_RING_MS and not self._ep_fell:
             span = self._bn + 2 if self._a2 else 0  # (a wild reading's pulse, averaged)
             if (

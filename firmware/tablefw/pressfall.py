@@ -243,7 +243,8 @@ class PressWatch:
             if _guessed(self._det):
                 # A missing reading repeated on a brisk ramp is off by grams, and the filter
                 # spreads it over `span` samples: in the first fit it tilts the line for the
-                # whole press (shaky-hands 1018 at 80.6 s: "fell 1" under a touch). Left out.
+                # whole press (shaky-hands 1018 at 80.6 s: "fell 1" as a stick was pressed
+                # on). Left out.
                 self._wait = span
                 self._resume = 0
                 return False
