@@ -106,6 +106,7 @@ from tablefw.settle import (
     LooseRest,
     SlowRing,
     back_after_fell,
+    back_over_windows,
     fall_rest,
     hold_lapsed,
     let_go,
@@ -1271,10 +1272,7 @@ class Detector:
         onsets meanwhile)."""
         if self._ep_touch or not self._touched() or self._let_go_fell() or self._press.maybe:
             return  # (maybe a stick fell during the press: the stable level tells)
-        half = self._same // 2
-        d = self._avg(self._ring, _WIN) - level
-        old = self._avg(self._ring, _WIN, _WIN) - level
-        if -half <= d <= half and -half <= old <= half and -self._band <= d - old <= self._band:
+        if back_over_windows(self, level):
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
 

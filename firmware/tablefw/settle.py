@@ -27,28 +27,26 @@ def back_after_fell(det, level):
     where it was over the last few samples (though the plate still rings): the hand placed
     one. Told now, before the plate is still: another stick leaving soon after is a fall of
     its own, not the placed one missing."""
-    half = det._same // 2
     if det._ep_press or det._spread(_QUICK) > det._band * _LOOSE_X:
-        return _back_through_ring(det, level, half)
+        # Through a ringing that swings each quick window by most of a stick (what the filter
+        # leaves of a heavy one, learned off: its swings above the level pass for a hand
+        # pressing), with nothing a stick above the level meanwhile (a hand presses more).
+        # Left, the stick told fallen under the press was taken off the next fall's count
+        # (shaky-hands 1043 at 17.3 s: placed, then three fell after a knock; told "fell 1").
+        return back_over_windows(det, level) and det._above(level, 2 * _WIN) <= det._stick
     d = det._avg(det._ring, _QUICK) - level
+    half = det._same // 2
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
 
 
-def _back_through_ring(det, level, half):
-    """back_after_fell through a ringing that swings each quick window by most of a stick
-    (what the filter leaves of a heavy one, learned off: its swings above the level pass for
-    a hand pressing): the level, averaged over each of the last two windows, back where it
-    was and steady, with nothing a stick above it meanwhile (a hand presses more). Left, the
-    stick told fallen under the press was taken off the next fall's count (shaky-hands 1043
-    at 17.3 s: placed, then three fell after a knock; told "fell 1" for them)."""
+def back_over_windows(det, level):
+    """The total, averaged over each of the last two windows, back within half a `same` of
+    `level` and steady (the two within a band): back there though the plate still rings too
+    much for a stable window (the two windows' averages take out most of a ringing)."""
+    half = det._same // 2
     d = det._avg(det._ring, _WIN) - level
     old = det._avg(det._ring, _WIN, _WIN) - level
-    return (
-        -half <= d <= half
-        and -half <= old <= half
-        and -det._band <= d - old <= det._band
-        and det._above(level, 2 * _WIN) <= det._stick
-    )
+    return -half <= d <= half and -half <= old <= half and -det._band <= d - old <= det._band
 
 
 def swapped(det):
@@ -307,15 +305,13 @@ class LooseRest:
     (independent 1011, 83.9 s; real 1044, 154.8 s)."""
 
     def __init__(self):
-        self.run = 0
-        self.sum = 0
-        self.g = 0  # the level the stick rested at (g x100 over the level), once held
+        self.reset()
 
     def reset(self):
         """A new episode: a rest seen in the last one ends with it."""
-        self.run = 0
+        self.run = 0  # samples the window has held one stick up, and their sum
         self.sum = 0
-        self.g = 0
+        self.g = 0  # the level the stick rested at (g x100 over the level), once held
 
     def watch(self, det, t):
         """Per sample of an episode with the base calm; True if it placed the stick (the
@@ -325,8 +321,8 @@ class LooseRest:
             or det._fk
             or det._ep_touch
             or det._ep_peak < det._hand
-            or det._same_hand(det._ep_t)
             or det._nring < _WIN + _QUICK
+            or det._same_hand(det._ep_t)  # (the one call: last)
         ):
             self.reset()
             return False
