@@ -80,6 +80,8 @@
 #   ringfit.py (the ringing's fit, the fall onset's jump and lead), pressfall.py (a stick
 #   leaving under a press), lean.py (the table leant on), settle.py (levels between events),
 #   tilt.py (the topple watch) and count.py (how many sticks a drop is).
+# - The path of a sample through these, how to change them against the bench, and what the
+#   detector cannot tell today: firmware/DETECTOR.md.
 
 from array import array
 
