@@ -403,13 +403,16 @@ def onset_open(det, t, knocked, shaken):
     window's level held 50 ms: independent 1018 at 5.47 s, 214 ms), unless the episode's
     touch was told: it stays open only for the ringing its press left, which may be learned
     anew, and the filter's switch dips the nulled total like a stick going (overlap 1005 at
-    361.4 s). Nor within a knock's hush while the base shakes, nor while let_go's mark holds
-    (settle.py: a hand taking back the stick it placed)."""
-    return (
-        (det._ep_pos <= 1 or (ticks_diff(t, det._hand_t) > _ALONE_MS and not det._ep_touch))
-        and (knocked > det._hush or shaken > _SHAKE_MS)
-        and not det._held
-    )
+    361.4 s). Nor while let_go's mark holds (settle.py: a hand taking back the stick it
+    placed). 1 if it may; 2 if only the base shaking within a knock's hush holds it: its hold
+    is counted meanwhile, and told once the base is calm (a knock that sends a stick off
+    shakes the base for a few hundred ms, and a hold counted only from then told the stick
+    late: original 1094 at 35.2 s, 266 ms); 0 if not."""
+    if det._held or not (
+        det._ep_pos <= 1 or (ticks_diff(t, det._hand_t) > _ALONE_MS and not det._ep_touch)
+    ):
+        return 0
+    return 1 if knocked > det._hush or shaken > _SHAKE_MS else 2
 
 
 def ahead(det, level, drop, unit):
