@@ -1,6 +1,8 @@
 # The median of three readings: how both the HX711 driver and the detector drop a single wild
 # value. Plain integer compares: no allocation, cheap enough for the sampling loop.
 
+from array import array
+
 from tablefw.compat import const
 
 
@@ -81,3 +83,77 @@ def lone_wild(det, mi):
 def _grams(det, i, counts):
     """|counts| of cell i in g x100 (counts within the cell's limit: a small int)."""
     return abs(min(counts, det._lim[i]) * det._num[i] // det._den[i])
+
+
+_TWIST_X = const(6)  # the twist out and back by this many times its own noise: a wild reading
+_GUESS_X = const(4)  # ... this many, where a missing reading was guessed halfway
+_TWIST_W = const(16)  # the largest of the twist's integer weights
+
+
+class Twist:
+    """A rigid plate on four cells moves three ways (its total and two moments): one combination
+    of the cells' grams, the twist (weights orthogonal to 1, x_i, y_i; c0 - c1 + c2 - c3 round a
+    rectangle), stays put under any load, however it rings or a hand trembles. A wild reading
+    on one cell (a bit error of 4-16 g under the spike limit, a missing one guessed halfway
+    through a fast ringing swing) throws it out and back in one sample, which its own noise
+    does not (judged by the out-and-back, not its level: a real plate's twist may move slowly
+    with the load). Three cells have no such redundancy: `w` is None."""
+
+    def __init__(self, det):
+        self.w = None
+        self._n = 0  # samples the noise was learned on (up to 32)
+        self._noise = 0  # typical |second difference| of the twist, g x100 x weight
+        if det is None or det.ncells != 4:
+            return
+        x = det._cx
+        y = det._cy
+        w = [0] * 4
+        for i in range(4):  # the cofactors of the rows 1, x, y: the null vector
+            a, b, c = [j for j in range(4) if j != i]
+            d = x[b] * y[c] - x[c] * y[b] - x[a] * y[c] + x[c] * y[a] + x[a] * y[b] - x[b] * y[a]
+            w[i] = -d if i % 2 else d
+        top = max(abs(v) for v in w)
+        if top:
+            self.w = array("i", [int(round(_TWIST_W * v / top)) for v in w])
+            self._noise = max(1, det._stick // 10) * _TWIST_W  # (until learned)
+
+    def jumped(self, det):
+        """Did the Detector's previous readings (those its next values are made of) throw the
+        twist out and back against the readings either side? Unknown (False) while a reading
+        either side is missing; a missing one in between is taken halfway, as detect.py does."""
+        w = self.w
+        if w is None:
+            return False
+        med = det._med
+        gap = det._gap
+        mi = det._mi
+        j1 = (mi + 1) % 3
+        j2 = (mi + 2) % 3
+        d1 = 0
+        d2 = 0
+        guess = False
+        for i in range(4):
+            k = 3 * i
+            if gap[k + mi] or gap[k + j2]:
+                return False
+            a = med[k + mi]
+            c = med[k + j2]
+            b = det._reading(k, mi, i, False)  # (as the Detector takes it: a spike's median)
+            guess = guess or gap[k + j1]
+            lim = det._lim[i]
+            num = det._num[i]
+            den = det._den[i]
+            d1 += w[i] * (max(-lim, min(lim, b - a)) * num // den)
+            d2 += w[i] * (max(-lim, min(lim, b - c)) * num // den)
+        e = abs(d1 + d2)
+        back = min(abs(d1), abs(d2)) if (d1 > 0) == (d2 > 0) else 0
+        if (
+            self._n >= 16
+            and 2 * back > (_GUESS_X if guess else _TWIST_X) * self._noise
+            and 8 * back > det._stick * _TWIST_W  # (an eighth of a stick: one that matters)
+        ):
+            return True
+        if self._n < 32:
+            self._n += 1
+        self._noise += (min(e, 2 * self._noise) - self._noise) // self._n
+        return False

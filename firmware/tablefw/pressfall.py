@@ -9,8 +9,8 @@
 # line, larger than a stick at _OFF_MM from the hand's spot and than the residual's own noise
 # ("stays": it holds within that noise, or, jittered by the plate's ringing the stick's leaving
 # set off, its average over a period of the ringing holds; one that jumps faster than any load
-# passes the ringing filter is a reading gone wild, and nothing is judged until the filter's
-# average has let it go).
+# passes the ringing filter is a reading gone wild, as is one that throws the four cells' twist
+# out and back (median.Twist), and nothing is judged until the filter's average has let it go).
 #
 # A smaller residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once
 # it has held still for _LONG samples (_QUICK where the residual's noise leaves the threshold at
@@ -58,6 +58,7 @@
 from array import array
 
 from tablefw.compat import const
+from tablefw.median import Twist
 
 _LIM_T = const(400)  # change in total, g x2: 200 g
 _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
@@ -104,6 +105,7 @@ class PressWatch:
         self._py = array("i", [0] * _PAST)
         self._pi = 0  # where the newest is
         self._det = det  # the Detector feeding it (tablefw/detect.py), for _newest()
+        self._twist = Twist(det)  # its cells' twist (4 cells): a reading gone wild
         self.reset()
 
     def reset(self):
@@ -171,10 +173,13 @@ class PressWatch:
             self._pn += 1
         took = self._took
         self._took = False
+        twisted = self._twist.jumped(self._det)
         if step > self._fast or step < -self._fast:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
             self._resume = 0  # at slightly different moments disagree, and a missing reading
         if self._wait:  # is repeated: the residual means nothing for a while
+            if twisted:  # (a wild reading's pulse outlasting the wait: see below)
+                self._wait = max(self._wait, span)
             self._wait -= 1
             self._pn = 0
             self._run = 0 if self._wait else self._resume
@@ -210,10 +215,13 @@ class PressWatch:
                 ra = self._ahead((span - 2) >> 1, rx, ry, r, hx, hy, took)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             cont = self._cont
-            wild = span and cont and (moved > _JUMP_X * self._off or _guessed(self._det))
+            wild = span and cont and (moved > _JUMP_X * self._off or twisted or _guessed(self._det))
             if self._trusted and wild:
                 # One reading gone wild (a bit error under the spike limit, a missing one
-                # guessed through a fast ringing swing): the ringing's inverse filter turns it
+                # guessed through a fast ringing swing; seen by the residual's jump or, on four
+                # cells, by the twist's: noisy 1017 at 505.85 s, a 3.65 g bit error under a
+                # ringing press; at 551.9 s, two readings guessed halfway on a 19 Hz plate,
+                # ~3 g off; each "fell 1"): the ringing's inverse filter turns it
                 # into a pulse, far faster than any load the smoothing lets through, and its
                 # average then holds what the pulse leaves for its whole length, off the line,
                 # like a stick gone. Nothing is judged until it has passed; a residual back
@@ -240,11 +248,12 @@ class PressWatch:
             settled = abs(ex) + abs(ey)
         if not self._trusted:
             self.residual = 0
-            if _guessed(self._det):
+            if twisted or _guessed(self._det):
                 # A missing reading repeated on a brisk ramp is off by grams, and the filter
                 # spreads it over `span` samples: in the first fit it tilts the line for the
                 # whole press (shaky-hands 1018 at 80.6 s: "fell 1" as a stick was pressed
-                # on). Left out.
+                # on). Left out, as is a reading the twist shows gone wild (noisy 1019 at
+                # 63.65 s: an 8.2 g bit error).
                 self._wait = span
                 self._resume = 0
                 return False
