@@ -9,8 +9,9 @@
 # line, larger than a stick at _OFF_MM from the hand's spot and than the residual's own noise
 # ("stays": it holds within that noise, or, jittered by the plate's ringing the stick's leaving
 # set off, its average over a period of the ringing holds; one that jumps faster than any load
-# passes the ringing filter is a reading gone wild, as is one that throws the four cells' twist
-# out and back (median.Twist), and nothing is judged until the filter's average has let it go).
+# passes the ringing filter is a reading gone wild, and nothing is judged until the filter's
+# average has let it go; before the hand's line is trusted, so is one that throws the four
+# cells' twist out and back, median.Twist).
 #
 # A smaller residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once
 # it has held still for _LONG samples (_QUICK where the residual's noise leaves the threshold at
@@ -178,8 +179,6 @@ class PressWatch:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
             self._resume = 0  # at slightly different moments disagree, and a missing reading
         if self._wait:  # is repeated: the residual means nothing for a while
-            if twisted:  # (a wild reading's pulse outlasting the wait: see below)
-                self._wait = max(self._wait, span)
             self._wait -= 1
             self._pn = 0
             self._run = 0 if self._wait else self._resume
@@ -215,13 +214,10 @@ class PressWatch:
                 ra = self._ahead((span - 2) >> 1, rx, ry, r, hx, hy, took)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             cont = self._cont
-            wild = span and cont and (moved > _JUMP_X * self._off or twisted or _guessed(self._det))
+            wild = span and cont and (moved > _JUMP_X * self._off or _guessed(self._det))
             if self._trusted and wild:
                 # One reading gone wild (a bit error under the spike limit, a missing one
-                # guessed through a fast ringing swing; seen by the residual's jump or, on four
-                # cells, by the twist's: noisy 1017 at 505.85 s, a 3.65 g bit error under a
-                # ringing press; at 551.9 s, two readings guessed halfway on a 19 Hz plate,
-                # ~3 g off; each "fell 1"): the ringing's inverse filter turns it
+                # guessed through a fast ringing swing): the ringing's inverse filter turns it
                 # into a pulse, far faster than any load the smoothing lets through, and its
                 # average then holds what the pulse leaves for its whole length, off the line,
                 # like a stick gone. Nothing is judged until it has passed; a residual back
