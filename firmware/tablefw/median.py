@@ -1,5 +1,7 @@
 # The median of three readings: how both the HX711 driver and the detector drop a single wild
-# value. Plain integer compares: no allocation, cheap enough for the sampling loop.
+# value. Plain integer compares: no allocation, cheap enough for the sampling loop. Also the
+# detector's finer checks for one: a lone wild value under the spike limit, and the four
+# cells' twist (Twist), which shows one the median passes.
 
 from array import array
 

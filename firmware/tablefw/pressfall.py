@@ -174,7 +174,7 @@ class PressWatch:
             self._pn += 1
         took = self._took
         self._took = False
-        twisted = self._twist.jumped(self._det)
+        twisted = self._twist.jumped(self._det)  # (each sample fed, waits too: it learns its noise)
         if step > self._fast or step < -self._fast:
             self._wait = _SETTLE  # the hand moves faster than a stick leaves: cells read
             self._resume = 0  # at slightly different moments disagree, and a missing reading
