@@ -766,13 +766,12 @@ class Detector:
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         # (Also before any ringing is learned: a ringing not nulled swings above the level,
         # which holds the onset back, and a plate that does not ring needs no filter.)
-        # (Within the hush after a knock, and while its shaking of the base lasts, the onset's
-        # hold is counted, never reported: a stick the knock sent off, seen leaving meanwhile,
-        # is told as the hush ends or the base is calm. A hand in the episode: see onset_open.)
-        opened = onset_open(self, t, knocked, shaken)
+        # (Within the hush after a knock the onset's hold is counted, never reported: a stick
+        # the knock sent off, seen leaving meanwhile, is told as the hush ends. A hand in the
+        # episode: see onset_open.)
+        opened = onset_open(self, t, knocked)
         if opened:
-            pre = opened > 1 or knocked <= self._hush
-            self._onset(t, level, level - self._avg(self._ring, 2), pre)
+            self._onset(t, level, level - self._avg(self._ring, 2), opened > 1)
 
     def _onset(self, t, level, drop, pre=False):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is

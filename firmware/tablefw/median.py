@@ -72,7 +72,7 @@ def lone_wild(det, mi):
         b = med[k + j1]
         d1 = b - med[k + mi]
         d2 = b - med[k + j2]
-        back = _grams(det, i, min(abs(d1), abs(d2))) if (d1 > 0) == (d2 > 0) else 0
+        back = _grams(det, i, _out_and_back(d1, d2))
         if i == at:
             top = back
             apart = _grams(det, i, abs(d1 - d2))
@@ -84,7 +84,19 @@ def lone_wild(det, mi):
 
 def _grams(det, i, counts):
     """|counts| of cell i in g x100 (counts within the cell's limit: a small int)."""
-    return abs(min(counts, det._lim[i]) * det._num[i] // det._den[i])
+    return abs(_g100(det, i, counts))
+
+
+def _g100(det, i, counts):
+    """Cell i's counts in g x100, signed, the counts held within the cell's limit."""
+    lim = det._lim[i]
+    return max(-lim, min(lim, counts)) * det._num[i] // det._den[i]
+
+
+def _out_and_back(d1, d2):
+    """How far a reading stood out the same way from both its neighbours (d1, d2: it less
+    each), else 0."""
+    return min(abs(d1), abs(d2)) if (d1 > 0) == (d2 > 0) else 0
 
 
 _TWIST_X = const(6)  # the twist out and back by this many times its own noise: a wild reading
@@ -142,13 +154,10 @@ class Twist:
             c = med[k + j2]
             b = det._reading(k, mi, i, False)  # (as the Detector takes it: a spike's median)
             guess = guess or gap[k + j1]
-            lim = det._lim[i]
-            num = det._num[i]
-            den = det._den[i]
-            d1 += w[i] * (max(-lim, min(lim, b - a)) * num // den)
-            d2 += w[i] * (max(-lim, min(lim, b - c)) * num // den)
+            d1 += w[i] * _g100(det, i, b - a)
+            d2 += w[i] * _g100(det, i, b - c)
         e = abs(d1 + d2)
-        back = min(abs(d1), abs(d2)) if (d1 > 0) == (d2 > 0) else 0
+        back = _out_and_back(d1, d2)
         if (
             self._n >= 16
             and 2 * back > (_GUESS_X if guess else _TWIST_X) * self._noise

@@ -394,7 +394,7 @@ def raw_jump(det, n):
     return top
 
 
-def onset_open(det, t, knocked, shaken):
+def onset_open(det, t, knocked):
     """May a fall's onset be told now? Not while a hand presses in the episode (a stick
     leaving then is the press watch's, pressfall.py): one seen in it (above the level for
     more than one sample: a lone one is a ringing not yet learned swinging) holds the onset
@@ -404,15 +404,15 @@ def onset_open(det, t, knocked, shaken):
     touch was told: it stays open only for the ringing its press left, which may be learned
     anew, and the filter's switch dips the nulled total like a stick going (overlap 1005 at
     361.4 s). Nor while let_go's mark holds (settle.py: a hand taking back the stick it
-    placed). 1 if it may; 2 if only the base shaking within a knock's hush holds it: its hold
-    is counted meanwhile, and told once the base is calm (a knock that sends a stick off
-    shakes the base for a few hundred ms, and a hold counted only from then told the stick
-    late: original 1094 at 35.2 s, 266 ms); 0 if not."""
+    placed). 1 if it may; 0 if not; 2 within a knock's hush: its hold is counted, never told,
+    however the base still shakes, and told once the hush is over (a knock that sends a stick
+    off shakes the base for a few hundred ms, and a hold counted only once it was calm told
+    the stick late: original 1094 at 35.2 s, 266 ms)."""
     if det._held or not (
         det._ep_pos <= 1 or (ticks_diff(t, det._hand_t) > _ALONE_MS and not det._ep_touch)
     ):
         return 0
-    return 1 if knocked > det._hush or shaken > _SHAKE_MS else 2
+    return 1 if knocked > det._hush else 2
 
 
 def ahead(det, level, drop, unit):
