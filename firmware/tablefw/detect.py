@@ -24,8 +24,8 @@
 #   its residual has held a while as the hand presses on; seen only maybe (held briefly, or
 #   as the hand lets go), it is told once the hand has gone: back at the old level, the
 #   moments (a window's average, against the level's) stay moved (a stick on here, another
-#   off there; settle.swapped: one a stick 40 mm off need not have been seen at all, unless a
-#   knock moved them); after a touch they come back. Once a stick was seen leaving, a level back
+#   off there; settle.swapped: one a stick 6 mm off need not have been seen at all (unless a
+#   knock moved them)); after a touch they come back. Once a stick was seen leaving, a level back
 #   where it was is told as a placement at once, through the ringing (a stick falling just
 #   after is a fall of its own); one down by just the sticks told, a touch. One a stick up is
 #   placed (a stick resting there looks the same), but its hand may still hold it, pressing:
