@@ -17,7 +17,7 @@ _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this l
 _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
 
 # A stick swapped (swapped):
-_SHIFT_MM = const(10)  # a press back at its level whose moments moved by a stick this far ...
+_SHIFT_MM = const(10)  # a press back at its level, moments moved by a stick this far (a maybe) ...
 _PRESS_LEFT = const(250)  # ... more than a big press leaves as it goes (1/250 of its peak)
 _UNSEEN_MM = const(6)  # ... or this far, unseen by the press watch (a touch leaves under 5.1)
 _NOISE_X = const(12)  # ... and beyond the total's noise: shift x 100 >= noise16 x this
