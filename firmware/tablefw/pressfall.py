@@ -14,8 +14,8 @@
 # cells' twist out and back, median.Twist).
 #
 # A smaller residual (a stick nearer the hand's spot, over _MAYBE_MM) is a stick gone too once
-# it has held still for _LONG samples (_QUICK where the residual's noise leaves the threshold at
-# its least), stepping off a line it had stood on, while the hand still
+# it has held still for _LONG samples (_QUICK where four times the residual's noise is under
+# _MAYBE_MM), stepping off a line it had stood on, while the hand still
 # presses harder than a stick resting alone (the fit's threshold; with the stick gone added
 # back, its weight is off the total too): a fit gone wrong never stood on its line, and once the
 # hand has let go the stick it placed rests where it rests. Held any shorter, or as the hand
@@ -72,7 +72,7 @@ _SETTLE = const(6)  # samples a fast move of the hand needs to pass through the 
 _FAR_MM = const(200)  # no two loads on the plate are this far apart
 _HOLD = const(4)  # samples the residual must stay off the line
 _LONG = const(8)  # ... a smaller one (_MAYBE_MM) this long, after as many on the line
-_QUICK = const(6)  # ... or this long where the residual's noise is well under the threshold
+_QUICK = const(6)  # ... or this long where the residual's noise is well under _MAYBE_MM
 _NOISE_X = const(4)  # ... and this many times its typical size on the line
 _EVEN = const(2)  # the residual's running average spans ~2**_EVEN samples (a fast ringing's period)
 # The spot is learned from samples within _off / _LEARN_X of its line (~the residual's noise):
@@ -291,9 +291,10 @@ class PressWatch:
             # A stick near the hand's spot: its residual steps off a line that held, and holds
             # still while the hand presses on. (A spot fitted wrong never held; a stick placed
             # rests a few mm from where the hand pressed it once the hand has let go.)
-            # (Held _QUICK samples where the watch's threshold is at its least: a residual over
-            # _MAYBE_MM then stands well clear of the residual's own noise.)
-            long = _QUICK if self._off <= self._off_min else _LONG
+            # (Held _QUICK samples where the residual's noise x _NOISE_X is under _MAYBE_MM: one
+            # over it then stands well clear of that noise. Not on noisy cells, where a residual
+            # wanders that far for _QUICK samples: noisy 1017, 505.9 s; 1035, 105.2 s, "fell 1".)
+            long = _QUICK if self._noise16 * _NOISE_X <= self._maybe * 16 else _LONG
             if self._low >= long and self._pressed >= long and self._from >= _HOLD:
                 return self._stands(dt, r)
         elif self._onl or r > self._maybe:
