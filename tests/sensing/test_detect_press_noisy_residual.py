@@ -2,7 +2,7 @@
 stands well clear of the residual's own noise (pressfall.py): on noisy cells, where four times
 that noise is over _MAYBE_MM, it must hold _LONG samples like any other (issue 10). Replays a
 tuning game of the "noisy" regime (seed 1035) up to that turn: the watch learns the residual's
-noise on the press itself."""
+noise over the game's presses (it is kept from one press to the next)."""
 
 from tuning_games import samples_between, tuning_game
 
