@@ -19,7 +19,7 @@ _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves t
 # A stick swapped (swapped):
 _SHIFT_MM = const(10)  # a press back at its level, moments moved by a stick this far (a maybe) ...
 _PRESS_LEFT = const(250)  # ... more than a big press leaves as it goes (1/250 of its peak)
-_UNSEEN_MM = const(6)  # ... or this far, unseen by the press watch (a touch leaves under 5.1)
+_UNSEEN_MM = const(6)  # ... or this far, unseen by the press watch (a touch leaves less)
 _NOISE_X = const(12)  # ... and beyond the total's noise: shift x 100 >= noise16 x this
 
 
@@ -58,30 +58,47 @@ def swapped(det):
     away, the press watch need not have seen it: the stick left while the hand's spot was
     being fitted, and the line took it in (overlap 1005, 71.9 s), or it left a few mm from
     the hand's spot, too near for the watch (overlap 1009, 383.6 s: 9 mm). What the two
-    8-sample means leave of a touch grows with the cells' noise (under 5.1 mm on 1,000 touches
-    of six regimes, 8.5 on noisy cells): so does the shift asked for. Not after a knock,
-    which moves the sticks and its ringing the moments (overlap 1016, 89.1 s: a touch after
-    a knock told as placed and fell). Called on a stable window."""
-    if det._ep_touch or det._ep_fell or not det._base_level():
+    8-sample means leave of a touch grows with the cells' noise, and so does the shift asked
+    for (tests/bench/swap_shift.py prints both per regime). Not after a knock, which
+    moves the sticks and its ringing the moments (overlap 1016, 89.1 s: a touch after a knock
+    told as placed and fell). Called on a stable window."""
+    far = swap_asked(det)
+    if not far:
         return False
+    shift = moments_shift(det)
+    return shift * 100 >= far and shift * _PRESS_LEFT >= det._ep_peak
+
+
+def swap_asked(det):
+    """The shift swapped asks of the moments, g x mm x 100 (det._stick, g x 100, times mm):
+    a stick _UNSEEN_MM away, or more on a noisy board; _SHIFT_MM once the press watch saw a
+    maybe. 0: not asked (a touch or a fall told in this press, the table leant on, a placement
+    just told, a knock with no maybe)."""
+    if det._ep_touch or det._ep_fell or not det._base_level():
+        return 0
     if ticks_diff(det._ep_t, det._last_place_t) < _REST_MS:
         # A stick told placed in this press or just before it (one for one fallen, or through
         # a ringing): the moments moved with it, and no level was taken since to say where
         # they stand (real 1044, 154.8 s: placed and fell told twice).
-        return False
+        return 0
     knocked = ticks_diff(det._ep_t, det._knock_t) < _KNOCK_RING_MS
     if knocked and not det._press.maybe:
-        return False
-    dx = det._avg(det._mxr, _WIN) - det._mx
-    dy = det._avg(det._myr, _WIN) - det._my
-    shift = (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
-    far = det._stick * _UNSEEN_MM  # (x 100)
+        return 0
+    far = det._stick * _UNSEEN_MM
     noise = det._noise16 * _NOISE_X
     if far < noise:
         far = noise
     if det._press.maybe and (knocked or far > det._stick * _SHIFT_MM):
         far = det._stick * _SHIFT_MM
-    return shift * 100 >= far and shift * _PRESS_LEFT >= det._ep_peak
+    return far
+
+
+def moments_shift(det):
+    """How far the moments (the last window's average) stand from the last stable state's,
+    g x mm: |dx| + |dy|."""
+    dx = det._avg(det._mxr, _WIN) - det._mx
+    dy = det._avg(det._myr, _WIN) - det._my
+    return (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
 
 
 def let_go(det, t, d, n):

@@ -1,0 +1,125 @@
+"""What a touch leaves in the moments, against what settle.swapped asks of a stick swapped.
+
+    .venv/bin/python tests/bench/swap_shift.py [--games N] [--only REGIMES] [--jobs J]
+        [--cache DIR]
+
+A tuning instrument (not run by `make bench`): on the tuning seeds (1000..1000+N-1) it plays
+the bench's games (bench_detect.py, same cache) and, each time the detector asks whether a
+press that ended at its old level swapped a stick (settle.swap_asked, past its guards), logs
+how far the moments stand moved (settle.moments_shift) and the shift asked for, both as a
+stick x mm. The truth then says what the press was: a touch (a touch ended within 0.5 s
+before, no placement nor fall), or a swap (a placement within 0.5 s and a fall within 1.5 s
+before). Per regime it prints how far touches moved the moments (largest, 99th percentile)
+and how many swapped told as a swap (wrong), and each swap with its shift and whether it was
+told. The shift asked for (_UNSEEN_MM and _NOISE_X in settle.py) was set from these."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SKIP = ("original", "scenarios")  # no ringing or no presses to speak of; not a game regime
+
+
+def one_game(job):
+    """(regime, seed, [(t_ms, shift, asked, told, kind)]) for one tuning game: told, swapped
+    said yes; kind is "touch", "swap" or "" (a press the truth says neither of)."""
+    from bench_detect import played
+
+    from sticktable.sim.detection import run_detector
+    from tablefw import settle
+    from tablefw.detect import Detector
+
+    regime, seed, physics, cache = job
+    asked_at = []
+    now = [0]
+    asked_by = settle.swap_asked
+    fed = Detector.feed
+
+    def feed(det, t_ms, *rest):
+        now[0] = t_ms
+        return fed(det, t_ms, *rest)
+
+    def logged(det):
+        far = asked_by(det)
+        if far:
+            shift = settle.moments_shift(det)
+            told = shift * 100 >= far and shift * settle._PRESS_LEFT >= det._ep_peak
+            asked_at.append((now[0], shift * 100 / det._stick, far / det._stick, told))
+        return far
+
+    Detector.feed = feed
+    settle.swap_asked = logged
+    try:
+        meta, samples, truth, _ = played(seed, physics, False, cache)
+        run_detector(meta, samples)
+    finally:
+        settle.swap_asked = asked_by
+        Detector.feed = fed
+    rows = []
+    for t, shift, far, told in asked_at:
+        before = [(e["kind"], t - e["t_ms"]) for e in truth if 0 <= t - e["t_ms"] <= 1500]
+        touch = any(k == "touch" and dt <= 500 for k, dt in before)
+        placed = any(k == "placed" and dt <= 500 for k, dt in before)
+        fell = any(k == "fell" for k, _ in before)
+        kind = "swap" if placed and fell else "touch" if touch and not placed and not fell else ""
+        rows.append((t, shift, far, told, kind))
+    return regime, seed, rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=48, help="tuning games per regime (48)")
+    parser.add_argument("--only", help="comma-separated regimes (default: every game regime)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
+    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
+    args = parser.parse_args()
+    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
+    from bench_detect import TUNING_SEEDS, regimes
+
+    if not 1 <= args.games <= len(TUNING_SEEDS):
+        print(f"swap_shift: --games must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
+        return 2
+    seeds = TUNING_SEEDS[: args.games]
+    known = {name: spec for name, (_, spec) in regimes().items() if name not in SKIP}
+    names = args.only.split(",") if args.only else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(
+            f"swap_shift: unknown regime {unknown[0]!r} (one of {', '.join(known)})",
+            file=sys.stderr,
+        )
+        return 2
+    jobs = [(n, s, known[n], args.cache) for n in names for s in seeds]
+    found = {n: [] for n in names}
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        for done, (regime, seed, rows) in enumerate(pool.map(one_game, jobs), 1):
+            found[regime] += [(seed, *row) for row in rows]
+            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print("shifts as a stick x mm; asked = what settle.swapped asked of that press")
+    print(f"{'regime':12} {'touches':>7} {'largest':>7} {'p99':>5} {'told as swaps':>13}")
+    for regime in names:
+        touches = sorted(r[2] for r in found[regime] if r[5] == "touch")
+        over = sum(1 for r in found[regime] if r[5] == "touch" and r[4])
+        top = (
+            f"{touches[-1]:7.1f} {touches[len(touches) * 99 // 100]:5.1f}"
+            if touches
+            else "     -     -"
+        )
+        print(f"{regime:12} {len(touches):7} {top} {over:13}")
+    print("swaps (regime seed t_ms: shift / asked, told):")
+    for regime in names:
+        for seed, t, shift, far, told, kind in found[regime]:
+            if kind == "swap":
+                said = "told" if told else "missed"
+                print(f"  {regime} {seed} {t}: {shift:.1f} / {far:.1f} {said}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
