@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from sticktable.sim.tower import Sample
 from tablefw import schema
@@ -14,10 +14,15 @@ from tablefw.ringfit import describe
 
 
 def run_detector(
-    meta: dict, samples: Iterable[Sample], arm_at: Iterable[int] = (), detector=None
+    meta: dict,
+    samples: Iterable[Sample],
+    arm_at: Iterable[int] = (),
+    detector=None,
+    each: Callable | None = None,
 ) -> list[dict]:
     """Events the detector emits for `samples`; `arm_at` lists sample times to call arm() at.
-    Pass `detector` (from make_detector) to look at its state afterwards."""
+    Pass `detector` (from make_detector) to look at its state afterwards, and `each` to look
+    at it after every sample: each(sample, detector), once that sample's events are out."""
     det = detector if detector is not None else make_detector(meta)
     n = int(meta["cells"])
     cells = array("i", [0] * n)
@@ -39,6 +44,8 @@ def run_detector(
         if det.feed(s.t_ms, cells, ax, ay, az):
             while det.pop(out):
                 events.append(schema.trace_event(schema.message(out[0], out[1], out[2], out[3])))
+        if each is not None:
+            each(s, det)
     return events
 
 

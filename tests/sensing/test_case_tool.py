@@ -1,0 +1,70 @@
+"""tests/bench/case.py: one stretch of a bench game, truth against what was told."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+CASE = Path(__file__).resolve().parents[1] / "bench" / "case.py"
+
+
+@pytest.fixture(scope="module")
+def case():
+    spec = importlib.util.spec_from_file_location("case_tool", CASE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def game():
+    from sticktable.sim.detection import run_detector
+    from sticktable.sim.game import SimGame
+    from sticktable.sim.regimes import REGIMES
+
+    g = SimGame(["Ann", "Bo", "Cy"], seed=1000, physics=REGIMES["original"][1], lively=1.5)
+    samples = list(g.samples())
+    return g.meta, samples, g.truth_events(), run_detector(g.meta, samples)
+
+
+def test_a_turn_shows_its_truth_and_what_was_told(case, game, capsys):
+    _, _, truth, told = game
+    first, last = case.turn_span(truth, 3)
+    assert case.main(["original", "1000", "--turn", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    truth_lines = [line for line in out if "TRUTH" in line]
+    told_lines = [line for line in out if "told" in line]
+    assert len(truth_lines) == sum(1 for e in truth if first <= e["t_ms"] <= last)
+    assert len(told_lines) == sum(1 for e in told if first <= e["t_ms"] <= last) > 0
+    assert "kind=button turn=3" in truth_lines[0]
+
+
+def test_samples_and_probes_come_once_a_sample(case, game, capsys):
+    meta, samples, _, _ = game
+    t = samples[500].t_ms
+    args = ["original", "1000", "--at", str(t / 1000), "--window", "0.05", "--samples"]
+    assert case.main(args + ["--probe", "det._ep", "--probe", "det.no_such_thing"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    within = [s for s in samples if abs(s.t_ms - t) <= 50]
+    probes = [line for line in out if " probe " in line]
+    assert len([line for line in out if " sample " in line]) == len(within) == len(probes)
+    assert all(
+        "det._ep=" in line and "det.no_such_thing=!AttributeError" in line for line in probes
+    )
+    assert case.plate(meta, samples[500]).startswith("total")
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["nois", "1000", "--at", "3"], "unknown regime 'nois'"),
+        (["original", "5", "--at", "3"], "seed 5 is not a tuning seed"),
+        (["original", "1000", "--at", "3", "--window", "0"], "--window must be above 0"),
+        (["original", "1000", "--at", "3", "--probe", "det.("], "--probe 'det.('"),
+        (["original", "1000", "--turn", "9999"], "game 1000 has no turn 9999"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(case, capsys, args, said):
+    assert case.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("case: ") and said in err and err.count("\n") == 1
