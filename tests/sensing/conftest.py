@@ -1,4 +1,8 @@
-"""Shared fixtures of the sensing tests: labelled traces written once per session."""
+"""Shared fixtures of the sensing tests: labelled traces written once per session, and the
+bench's tools (tests/bench/*.py, not a package) loaded as modules."""
+
+import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +25,17 @@ def trace_file(tmp_path_factory):
         return made[key]
 
     return make
+
+
+@pytest.fixture(scope="session")
+def bench_tool():
+    """Load tests/bench/NAME.py as a module: bench_tool("bench_detect")."""
+
+    def load(name: str):
+        path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load

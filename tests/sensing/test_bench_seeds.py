@@ -1,20 +1,14 @@
 """The detection bench reports only on seeds the detector was never tuned on."""
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_detect.py"
-
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_detect", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench(bench_tool):
+    return bench_tool("bench_detect")
 
 
 def test_tuning_and_reporting_seeds_never_meet(bench):

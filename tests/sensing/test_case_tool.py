@@ -1,19 +1,11 @@
 """tests/bench/case.py: one stretch of a bench game, truth against what was told."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-CASE = Path(__file__).resolve().parents[1] / "bench" / "case.py"
 
 
 @pytest.fixture(scope="module")
-def case():
-    spec = importlib.util.spec_from_file_location("case_tool", CASE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def case(bench_tool):
+    return bench_tool("case")
 
 
 @pytest.fixture(scope="module")
