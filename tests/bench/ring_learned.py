@@ -1,0 +1,120 @@
+"""How close the ringing the detector learns comes to the plate's own, per regime.
+
+    .venv/bin/python tests/bench/ring_learned.py [--games N] [--only REGIMES] [--jobs J]
+        [--cache DIR] [--each]
+
+A tuning instrument (not run by `make bench`): on the tuning seeds (1000..1000+N-1) it plays
+the bench's games (bench_detect.py, same cache), runs the detector over each and compares the
+ringing it has learned by the game's end (ringfit.describe: samples per cycle and damping
+ratio) with the plate's true resonance on the virtual tower (physics ring_hz and ring_zeta,
+the board's true sample rate). Per regime it prints the mean error of the period and of the
+damping (a bias) and their mean size; --each prints every game. The ringing filter nulls a
+20 g ringing to within the band only when the period is right to about 1 % and the damping
+to a few tens of %: what the filter leaves of a release's or a knock's ringing holds a level
+back (firmware/DETECTOR.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+
+def one_game(job):
+    """(regime, seed, true (samples per cycle, zeta), learned one or None); true is None on a
+    plate that does not ring."""
+    from bench_detect import played
+
+    from sticktable.sim.detection import run_detector
+    from sticktable.sim.game import SimGame
+    from tablefw.calibrator import make_detector
+    from tablefw.ringfit import describe
+
+    regime, seed, physics, cache = job
+    tower = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5).tower
+    if not tower.physics.ring_hz:
+        return regime, seed, None, None
+    true = (tower.board.rate_hz / tower.physics.ring_hz, tower.physics.ring_zeta)
+    meta, samples, _, _ = played(seed, physics, False, cache)
+    det = make_detector(meta)
+    run_detector(meta, samples, detector=det)
+    learned = describe(det._a1, det._a2) if det._a2 else None
+    return regime, seed, true, learned
+
+
+def errors(true, learned) -> tuple[float, float]:
+    """(period error, damping error), each in % of the true value."""
+    return 100 * (learned[0] / true[0] - 1), 100 * (learned[1] / true[1] - 1)
+
+
+def summary(rows: list[tuple]) -> str:
+    """One regime's line from its (seed, true, learned) rows: games, how many learned none,
+    the period's and the damping's mean error (bias) and mean size of error."""
+    found = [errors(t, learned) for _, t, learned in rows if t and learned]
+    none = sum(1 for _, t, learned in rows if t and not learned)
+    if not found:
+        return f"{len(rows):5} {none:5}" + "         -" * 4
+    n = len(found)
+    period = [p for p, _ in found]
+    damping = [z for _, z in found]
+    return (
+        f"{len(rows):5} {none:5} {sum(period) / n:+9.2f} {sum(map(abs, period)) / n:9.2f}"
+        f" {sum(damping) / n:+9.1f} {sum(map(abs, damping)) / n:9.1f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=24, help="tuning games per regime (24)")
+    parser.add_argument("--only", help="comma-separated regimes (default: every ringing regime)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
+    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
+    parser.add_argument("--each", action="store_true", help="print every game too")
+    args = parser.parse_args(argv)
+    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
+    from bench_detect import TUNING_SEEDS, regimes
+
+    if not 1 <= args.games <= len(TUNING_SEEDS):
+        print(f"ring_learned: --games must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
+        return 2
+    known = {n: spec for n, (_, spec) in regimes().items() if n not in ("original", "scenarios")}
+    names = args.only.split(",") if args.only else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(
+            f"ring_learned: unknown regime {unknown[0]!r} (one of {', '.join(known)})",
+            file=sys.stderr,
+        )
+        return 2
+    jobs = [(n, s, known[n], args.cache) for n in names for s in TUNING_SEEDS[: args.games]]
+    found = {n: [] for n in names}
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        games = pool.map(one_game, jobs) if args.jobs > 1 else map(one_game, jobs)
+        for done, (regime, seed, true, learned) in enumerate(games, 1):
+            found[regime].append((seed, true, learned))
+            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print("learned ringing at each game's end against the plate's (errors in % of the true)")
+    heads = ("games", "none", "period", "|period|", "damping", "|damping|")
+    print(f"{'regime':12} " + " ".join(f"{h:>{5 if i < 2 else 9}}" for i, h in enumerate(heads)))
+    for regime in names:
+        print(f"{regime:12} {summary(found[regime])}")
+        if args.each:
+            for seed, true, learned in found[regime]:
+                if true and learned:
+                    p, z = errors(true, learned)
+                    print(
+                        f"  {seed}: true {true[0]:.3f} samples/cycle, zeta {true[1]:.4f};"
+                        f" learned {learned[0]:.3f}, {learned[1]:.4f} ({p:+.1f} %, {z:+.1f} %)"
+                    )
+                elif true:
+                    print(f"  {seed}: true {true[0]:.3f}, {true[1]:.4f}; none learned")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
