@@ -68,6 +68,24 @@ def regimes() -> dict:
     return REGIMES
 
 
+def tuning_jobs(tool: str, args, skip: tuple) -> list[tuple] | None:
+    """(regime, seed, physics, cache) for a tuning tool's games (tests/bench/swap_shift.py,
+    ring_learned.py): args.games tuning seeds on each regime args.only names (comma-separated;
+    default every regime but `skip`), args.cache as here. None, once it has said why in one
+    line on stderr, for a count or a regime out of range."""
+    known = {name: spec for name, (_, spec) in regimes().items() if name not in skip}
+    names = args.only.split(",") if args.only else list(known)
+    unknown = [n for n in names if n not in known]
+    if not 1 <= args.games <= len(TUNING_SEEDS):
+        said = f"--games must be 1..{len(TUNING_SEEDS)}"
+    elif unknown:
+        said = f"unknown regime {unknown[0]!r} (one of {', '.join(known)})"
+    else:
+        return [(n, s, known[n], args.cache) for n in names for s in TUNING_SEEDS[: args.games]]
+    print(f"{tool}: {said}", file=sys.stderr)
+    return None
+
+
 TARGETS = {
     "placed recall": (">=", 99.8),
     "placed precision": (">=", 99.8),

@@ -95,22 +95,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--each", action="store_true", help="print every game too")
     args = parser.parse_args(argv)
     sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import TUNING_SEEDS, regimes
+    from bench_detect import tuning_jobs
 
-    if not 1 <= args.games <= len(TUNING_SEEDS):
-        print(f"ring_learned: --games must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
+    jobs = tuning_jobs("ring_learned", args, ("original", "scenarios"))
+    if jobs is None:
         return 2
-    known = {n: spec for n, (_, spec) in regimes().items() if n not in ("original", "scenarios")}
-    names = args.only.split(",") if args.only else list(known)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        print(
-            f"ring_learned: unknown regime {unknown[0]!r} (one of {', '.join(known)})",
-            file=sys.stderr,
-        )
-        return 2
-    jobs = [(n, s, known[n], args.cache) for n in names for s in TUNING_SEEDS[: args.games]]
-    found = {n: [] for n in names}
+    found = {job[0]: [] for job in jobs}  # (regime -> its rows, in the order asked)
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         games = pool.map(one_game, jobs) if args.jobs > 1 else map(one_game, jobs)
         for done, (regime, seed, true, learned) in enumerate(games, 1):
@@ -120,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     print("learned ringing at each game's end against the plate's (errors in % of the true)")
     heads = ("games", "none", "period", "|period|", "damping", "|damping|")
     print(f"{'regime':12} " + " ".join(f"{h:>{5 if i < 2 else 9}}" for i, h in enumerate(heads)))
-    for regime in names:
+    for regime in found:
         print(f"{regime:12} {summary(found[regime])}")
         if args.each:
             for seed, true, learned in found[regime]:

@@ -79,23 +79,12 @@ def main() -> int:
     parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
     args = parser.parse_args()
     sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import TUNING_SEEDS, regimes
+    from bench_detect import tuning_jobs
 
-    if not 1 <= args.games <= len(TUNING_SEEDS):
-        print(f"swap_shift: --games must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
+    jobs = tuning_jobs("swap_shift", args, SKIP)
+    if jobs is None:
         return 2
-    seeds = TUNING_SEEDS[: args.games]
-    known = {name: spec for name, (_, spec) in regimes().items() if name not in SKIP}
-    names = args.only.split(",") if args.only else list(known)
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        print(
-            f"swap_shift: unknown regime {unknown[0]!r} (one of {', '.join(known)})",
-            file=sys.stderr,
-        )
-        return 2
-    jobs = [(n, s, known[n], args.cache) for n in names for s in seeds]
-    found = {n: [] for n in names}
+    found = {job[0]: [] for job in jobs}  # (regime -> its rows, in the order asked)
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         for done, (regime, seed, rows) in enumerate(pool.map(one_game, jobs), 1):
             found[regime] += [(seed, *row) for row in rows]
@@ -103,7 +92,7 @@ def main() -> int:
     print(file=sys.stderr)
     print("shifts as a stick x mm; asked = what settle.swapped asked of that press")
     print(f"{'regime':12} {'touches':>7} {'largest':>7} {'p99':>5} {'told as swaps':>13}")
-    for regime in names:
+    for regime in found:
         touches = sorted(r[2] for r in found[regime] if r[5] == "touch")
         over = sum(1 for r in found[regime] if r[5] == "touch" and r[4])
         top = (
@@ -113,7 +102,7 @@ def main() -> int:
         )
         print(f"{regime:12} {len(touches):7} {top} {over:13}")
     print("swaps (regime seed t_ms: shift / asked, told):")
-    for regime in names:
+    for regime in found:
         for seed, t, shift, far, told, kind in found[regime]:
             if kind == "swap":
                 said = "told" if told else "missed"

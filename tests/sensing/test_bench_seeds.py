@@ -52,3 +52,18 @@ def test_a_cached_game_is_the_game_as_played(bench, tmp_path):
     noisy = bench.regimes()["noisy"][1]
     assert bench.played(1000, noisy, False, str(tmp_path))[1] != played[1]  # its own entry
     assert len(list(tmp_path.glob("*.pickle"))) == 2 and kept.exists()
+
+
+def test_the_tuning_tools_play_only_tuning_seeds(bench, capsys):
+    from types import SimpleNamespace as Args
+
+    jobs = bench.tuning_jobs("tool", Args(games=3, only="quiet,noisy", cache=None), ())
+    assert [(j[0], j[1]) for j in jobs] == [
+        (r, s) for r in ("quiet", "noisy") for s in bench.TUNING_SEEDS[:3]
+    ]
+    every = bench.tuning_jobs("tool", Args(games=1, only=None, cache=None), ("original",))
+    assert "original" not in {j[0] for j in every} and "independent" in {j[0] for j in every}
+    for games, only, said in [(0, None, "--games must be"), (1, "quiet,nope", "'nope'")]:
+        assert bench.tuning_jobs("tool", Args(games=games, only=only, cache=None), ()) is None
+        err = capsys.readouterr().err
+        assert err.startswith("tool: ") and said in err and err.count("\n") == 1
