@@ -8,10 +8,10 @@ the bench's games (bench_detect.py, same cache), runs the detector over each and
 ringing it has learned by the game's end (ringfit.describe: samples per cycle and damping
 ratio) with the virtual plate's own (plate_ringing: the simulator's plate rung by a step,
 sampled at the board's true rate). Per regime it prints the mean error of the period and of the
-damping (a bias) and their mean size; --each prints every game. The ringing filter nulls a
-20 g ringing to within the band only when the period is right to about 1 % and the damping
-to a few tens of %: what the filter leaves of a release's or a knock's ringing holds a level
-back (firmware/DETECTOR.md)."""
+damping (a bias) and their mean size; --each prints every game. By the inverse filter's
+arithmetic a period 1 % off leaves about 0.5 g of a 20 g ringing in the nulled total, against
+a band of about a gram: what the filter leaves of a brisk release's or a knock's ringing holds
+a level back (firmware/DETECTOR.md, Leads)."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def plate_ringing(physics, rate_hz: float) -> tuple[float, float]:
     """(samples per cycle, damping ratio) of the virtual plate as its samples show it: the
     ringing of a noise-free step through the simulator's own plate (sim/physics.Plate: its
     integration and the HX711's averaging), sampled at the board's true rate and fitted by
-    least squares. (Its ring_hz and ring_zeta, taken as they are, put the period a few tenths
-    of a % off what the samples hold.)"""
+    least squares. (Its ring_hz and ring_zeta, taken as they are, put the period 0.1-0.2 %
+    off what the samples hold.)"""
     import numpy as np
 
     from sticktable.sim.physics import Plate
