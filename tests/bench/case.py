@@ -116,8 +116,13 @@ def main(argv: list[str] | None = None) -> int:
         span = (at - round(args.window * 1000), at + round(args.window * 1000))
     first, last = span
     rows: list[tuple[int, int, str]] = []  # (ms, order within that ms, line)
-    scope = {"detect": detect, "lean": lean, "pressfall": pressfall, "ringfit": ringfit}
-    scope["settle"] = settle
+    scope = {
+        "detect": detect,
+        "lean": lean,
+        "pressfall": pressfall,
+        "ringfit": ringfit,
+        "settle": settle,
+    }
 
     def look(sample, det) -> None:
         if not first <= sample.t_ms <= last:
