@@ -63,9 +63,12 @@ def swapped(det):
     moves the sticks and its ringing the moments (overlap 1016, 89.1 s: a touch after a knock
     told as placed and fell). Called on a stable window."""
     far = swap_asked(det)
-    if not far:
-        return False
-    shift = moments_shift(det)
+    return far > 0 and shift_tells(det, moments_shift(det), far)
+
+
+def shift_tells(det, shift, far):
+    """Is a shift of the moments (g x mm) a stick swapped, against the shift asked (`far`,
+    from swap_asked) and what the press itself leaves as it goes?"""
     return shift * 100 >= far and shift * _PRESS_LEFT >= det._ep_peak
 
 

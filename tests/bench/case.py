@@ -50,16 +50,14 @@ def plate(meta: dict, sample) -> str:
     zero_counts, as the detector takes them)."""
     if any(c is None for c in sample.cells):
         return "(a cell without a reading)"
-    zero = meta.get("zero_counts") or [0] * len(sample.cells)
-    grams = [
-        (c - z) / g for c, z, g in zip(sample.cells, zero, meta["counts_per_gram"], strict=True)
-    ]
-    xy = meta["cell_xy_mm"]
-    total = sum(grams)
-    mx = sum(g * p[0] for g, p in zip(grams, xy, strict=True))
-    my = sum(g * p[1] for g, p in zip(grams, xy, strict=True))
+    from sticktable.calibration import centre_mm, grams
+
+    reading = list(sample.cells)
+    zero = meta.get("zero_counts") or [0] * len(reading)
+    total = grams(reading, zero, meta["counts_per_gram"])
+    x, y = centre_mm(reading, zero, meta["counts_per_gram"], meta["cell_xy_mm"])
     return (
-        f"total {total:8.1f} g  moments {mx:8.0f} {my:8.0f} g.mm  "
+        f"total {total:8.1f} g  moments {x * total:8.0f} {y * total:8.0f} g.mm  "
         f"base {sample.ax} {sample.ay} {sample.az} mg"
     )
 

@@ -42,7 +42,8 @@ def one_game(job):
     meta, samples, _, _ = played(seed, physics, False, cache)
     det = make_detector(meta)
     run_detector(meta, samples, detector=det)
-    learned = describe(det._a1, det._a2) if det._a2 else None
+    a1, a2 = det.resonance()
+    learned = describe(a1, a2) if a2 else None
     return regime, seed, true, learned
 
 

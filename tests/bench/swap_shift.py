@@ -32,34 +32,30 @@ def one_game(job):
 
     from sticktable.sim.detection import run_detector
     from tablefw import settle
-    from tablefw.detect import Detector
 
     regime, seed, physics, cache = job
-    asked_at = []
-    now = [0]
+    asked_at = []  # (t_ms, shift, asked, told)
+    pending = []  # asked during the sample being fed, its time not known yet
     asked_by = settle.swap_asked
-    fed = Detector.feed
-
-    def feed(det, t_ms, *rest):
-        now[0] = t_ms
-        return fed(det, t_ms, *rest)
 
     def logged(det):
         far = asked_by(det)
         if far:
             shift = settle.moments_shift(det)
-            told = shift * 100 >= far and shift * settle._PRESS_LEFT >= det._ep_peak
-            asked_at.append((now[0], shift * 100 / det._stick, far / det._stick, told))
+            told = settle.shift_tells(det, shift, far)
+            pending.append((shift * 100 / det._stick, far / det._stick, told))
         return far
 
-    Detector.feed = feed
+    def stamp(sample, det):
+        asked_at.extend((sample.t_ms, *row) for row in pending)
+        pending.clear()
+
     settle.swap_asked = logged
     try:
         meta, samples, truth, _ = played(seed, physics, False, cache)
-        run_detector(meta, samples)
+        run_detector(meta, samples, each=stamp)
     finally:
         settle.swap_asked = asked_by
-        Detector.feed = fed
     rows = []
     for t, shift, far, told in asked_at:
         before = [(e["kind"], t - e["t_ms"]) for e in truth if 0 <= t - e["t_ms"] <= 1500]
