@@ -488,15 +488,22 @@ def describe(a1, a2):
     return 2 * math.pi / theta, -lr / math.sqrt(theta * theta + lr * lr)
 
 
+def coefficients(cycle, zeta):
+    """(a1, a2) of a ringing with `cycle` samples per cycle and damping ratio `zeta`, in Q8
+    units but not rounded: describe's inverse."""
+    w = 2 * math.pi / cycle / math.sqrt(max(1e-6, 1 - zeta * zeta))  # undamped, per sample
+    r = math.exp(-zeta * w)
+    theta = w * math.sqrt(max(0.0, 1 - zeta * zeta))
+    return 2 * r * math.cos(theta) * _Q, -r * r * _Q
+
+
 def seed(det, cycle, zeta):
     """Start from the plate's ringing measured at calibration (a tap; `cycle` in samples per
     cycle), as if fits had confirmed it: its first event is nulled too. Fits after events still
     refine or replace it."""
-    w = 2 * math.pi / cycle / math.sqrt(max(1e-6, 1 - zeta * zeta))  # undamped, per sample
-    r = math.exp(-zeta * w)
-    theta = w * math.sqrt(max(0.0, 1 - zeta * zeta))
-    a1 = int(round(2 * r * math.cos(theta) * _Q))
-    a2 = -int(round(r * r * _Q))
+    a1, a2 = coefficients(cycle, zeta)
+    a1 = int(round(a1))
+    a2 = int(round(a2))
     if -a2 < _POLE_MIN or -a2 > _POLE_MAX or a1 * a1 >= -4 * a2 * _Q:
         return  # outside what a fit would accept: learn it from the events instead
     det._a1 = a1
