@@ -86,6 +86,30 @@ def tuning_jobs(tool: str, args, skip: tuple) -> list[tuple] | None:
     return None
 
 
+def tuning_parser(doc: str, games: int, only: str) -> argparse.ArgumentParser:
+    """The options every tuning tool takes (swap_shift.py, ring_learned.py, ring_worth.py):
+    --games (default `games`), --only (default `only`), --jobs, --cache, for tuning_jobs."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument(
+        "--games", type=int, default=games, help=f"tuning games per regime ({games})"
+    )
+    parser.add_argument("--only", help=f"comma-separated regimes (default: {only})")
+    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
+    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
+    return parser
+
+
+def each_game(one_game, jobs: list, processes: int):
+    """one_game(job) for each of a tuning tool's jobs, in order, on `processes` (in this one
+    for 1), counting the games done on stderr."""
+    with ProcessPoolExecutor(max(1, processes)) as pool:
+        games = pool.map(one_game, jobs) if processes > 1 else map(one_game, jobs)
+        for done, result in enumerate(games, 1):
+            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
+            yield result
+    print(file=sys.stderr)
+
+
 TARGETS = {
     "placed recall": (">=", 99.8),
     "placed precision": (">=", 99.8),

@@ -19,9 +19,7 @@ gram: what the filter leaves of a brisk release's or a knock's ringing holds a l
 
 from __future__ import annotations
 
-import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -136,31 +134,23 @@ def fit_bands(games: list) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=24, help="tuning games per regime (24)")
-    parser.add_argument("--only", help="comma-separated regimes (default: every ringing regime)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
-    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
+    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
+    from bench_detect import each_game, tuning_jobs, tuning_parser
+
+    parser = tuning_parser(__doc__, 24, "every ringing regime")
     parser.add_argument("--each", action="store_true", help="print every game too")
     parser.add_argument(
         "--fits", action="store_true", help="each regime's plain fits' error by weight band"
     )
     args = parser.parse_args(argv)
-    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import tuning_jobs
-
     jobs = tuning_jobs("ring_learned", args, ("original", "scenarios"))
     if jobs is None:
         return 2
     found = {job[0]: [] for job in jobs}  # (regime -> its rows, in the order asked)
     bands = {job[0]: [] for job in jobs}  # (regime -> its games' fits)
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        games = pool.map(one_game, jobs) if args.jobs > 1 else map(one_game, jobs)
-        for done, (regime, seed, true, learned, first, fits) in enumerate(games, 1):
-            found[regime].append((seed, true, learned, first))
-            bands[regime] += [fits] if fits else []
-            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    for regime, seed, true, learned, first, fits in each_game(one_game, jobs, args.jobs):
+        found[regime].append((seed, true, learned, first))
+        bands[regime] += [fits] if fits else []
     print(
         "learned ringing at each game's end against the plate's (errors in % of the true),"
         " and s into the game it was first in use"

@@ -21,9 +21,7 @@ and prints per regime each way's miss lines and how many of as-is's went and how
 
 from __future__ import annotations
 
-import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
@@ -101,26 +99,18 @@ def summary(games: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=48, help="tuning games per regime (48)")
-    parser.add_argument("--only", help="comma-separated regimes (default: every ringing regime)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
-    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
+    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
+    from bench_detect import each_game, tuning_jobs, tuning_parser
+
+    parser = tuning_parser(__doc__, 48, "every ringing regime")
     parser.add_argument("--lines", action="store_true", help="list the lines that went and came")
     args = parser.parse_args(argv)
-    sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import tuning_jobs
-
     jobs = tuning_jobs("ring_worth", args, ("original", "scenarios"))
     if jobs is None:
         return 2
     found = {job[0]: [] for job in jobs}  # (regime -> each game's {way: lines})
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        games = pool.map(one_game, jobs) if args.jobs > 1 else map(one_game, jobs)
-        for done, (regime, _, lines) in enumerate(games, 1):
-            found[regime].append(lines)
-            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    for regime, _, lines in each_game(one_game, jobs, args.jobs):
+        found[regime].append(lines)
     print("tuning miss lines with the ringing as learned, given and held (- went, + came)")
     heads = "  ".join(f"{way:<{6 if i == 0 else 16}}" for i, way in enumerate(WAYS))
     print(f"{'regime':12} {heads.rstrip()}")

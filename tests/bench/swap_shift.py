@@ -15,9 +15,7 @@ told. The shift asked for (_UNSEEN_MM and _NOISE_X in settle.py) was set from th
 
 from __future__ import annotations
 
-import argparse
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -68,24 +66,17 @@ def one_game(job):
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=48, help="tuning games per regime (48)")
-    parser.add_argument("--only", help="comma-separated regimes (default: every game regime)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes (2)")
-    parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
-    args = parser.parse_args()
     sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import tuning_jobs
+    from bench_detect import each_game, tuning_jobs, tuning_parser
 
+    parser = tuning_parser(__doc__, 48, "every game regime")
+    args = parser.parse_args()
     jobs = tuning_jobs("swap_shift", args, SKIP)
     if jobs is None:
         return 2
     found = {job[0]: [] for job in jobs}  # (regime -> its rows, in the order asked)
-    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
-        for done, (regime, seed, rows) in enumerate(pool.map(one_game, jobs), 1):
-            found[regime] += [(seed, *row) for row in rows]
-            print(f"\r{done}/{len(jobs)} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    for regime, seed, rows in each_game(one_game, jobs, args.jobs):
+        found[regime] += [(seed, *row) for row in rows]
     print("shifts as a stick x mm; asked = what settle.swapped asked of that press")
     print(f"{'regime':12} {'touches':>7} {'largest':>7} {'p99':>5} {'told as swaps':>13}")
     for regime in found:

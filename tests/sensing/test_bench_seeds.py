@@ -67,3 +67,13 @@ def test_the_tuning_tools_play_only_tuning_seeds(bench, capsys):
         assert bench.tuning_jobs("tool", Args(games=games, only=only, cache=None), ()) is None
         err = capsys.readouterr().err
         assert err.startswith("tool: ") and said in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("tool", ["ring_learned", "ring_worth"])
+@pytest.mark.parametrize(
+    "args, said", [(["--games", "0"], "--games must be"), (["--only", "nope"], "'nope'")]
+)
+def test_a_tuning_tool_says_bad_input_in_one_line_and_exits_2(bench_tool, capsys, tool, args, said):
+    assert bench_tool(tool).main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tool}: ") and said in err and err.count("\n") == 1

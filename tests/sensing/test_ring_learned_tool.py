@@ -33,15 +33,6 @@ def test_one_game_learns_the_plate_it_was_played_on(tool, capsys):
     assert float(size) < 3 and float(zsize) < 50  # (the quiet plate's first game: 0.2 %, 1.7 %)
 
 
-@pytest.mark.parametrize(
-    "args, said", [(["--games", "0"], "--games must be"), (["--only", "nope"], "'nope'")]
-)
-def test_bad_input_is_one_line_and_exit_2(tool, capsys, args, said):
-    assert tool.main(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("ring_learned: ") and said in err and err.count("\n") == 1
-
-
 def test_fit_bands_average_each_band_over_the_games(tool):
     games = [[[2, -4.0, 6.0], [0, 0.0, 0.0], [1, -1.0, 0.5], [0, 0.0, 0.0]]]
     games.append([[2, -2.0, 2.0], [0, 0.0, 0.0], [1, -1.0, -0.5], [0, 0.0, 0.0]])

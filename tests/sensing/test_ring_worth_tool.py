@@ -42,12 +42,3 @@ def test_one_game_scores_every_way(tool, capsys):
     assert out[1].split() == ["regime", "as-is", "given", "held", "held-learned"]
     quiet = [x for x in out if x.startswith("quiet")][0].split()
     assert len(quiet) == 11 and quiet[3].startswith("-") and quiet[4].startswith("+")
-
-
-@pytest.mark.parametrize(
-    "args, said", [(["--games", "0"], "--games must be"), (["--only", "nope"], "'nope'")]
-)
-def test_bad_input_is_one_line_and_exit_2(tool, capsys, args, said):
-    assert tool.main(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("ring_worth: ") and said in err and err.count("\n") == 1
