@@ -16,7 +16,7 @@ bench (bench_detect.py, same cache and scoring) four ways:
 and prints per regime each way's miss lines and how many of as-is's went and how many came.
 "given" against "as-is" is what learning the ringing sooner is worth; "held" against
 "held-learned" is what the learned ringing's error is worth (firmware/DETECTOR.md, Leads).
---lines lists the lines that went and came. Four detector runs a game: about 20 minutes for
+--lines lists the lines that went and came. Four detector runs a game: about 12 minutes for
 48 games of every regime on two cores."""
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ def test_a_regime_line_counts_what_went_and_came_against_as_is(tool):
 
 
 def test_held_keeps_the_ringing_given_and_then_lets_fits_go_on(tool):
-    # The first 20 s of a tuning game: its placements' ringing refits a ringing given 3 %
-    # off, unless held.
+    # The first 20 s of a tuning game: its events' ringing refits a ringing given that is
+    # not its plate's (7 samples a cycle, damped 0.05), unless held.
     game = tuning_game("ring-heavy", 1000)
     samples = samples_between(game, 0, 20000)
     given = dict(game.meta, ring=[7.0, 0.05])
