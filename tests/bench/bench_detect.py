@@ -139,17 +139,22 @@ def sim_version() -> str:
     return digest.hexdigest()[:12]
 
 
+def bench_game(seed: int, physics):
+    """The SimGame the bench plays with `seed` on `physics` (a regime's spec)."""
+    from sticktable.sim.game import SimGame
+
+    return SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
+
+
 def played(seed: int, physics, tapped: bool, cache: str | None):
     """(meta, samples, truth, tap or None) of one game, from `cache` when it holds it: the
     detector runs in half the time the virtual tower takes to play a game."""
-    from sticktable.sim.game import SimGame
-
     key = f"{seed}-{tapped}-{physics!r}-{sim_version()}"
     path = Path(cache) / f"{hashlib.sha1(key.encode()).hexdigest()}.pickle" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             return pickle.load(f)
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
+    game = bench_game(seed, physics)
     data = (game.meta, list(game.samples()), game.truth_events())
     data += (game.calibration_tap() if tapped else None,)
     if path is not None:
@@ -335,11 +340,10 @@ def worst_cases(found: dict, limit: int) -> list[tuple[str, int, int]]:
 
 def plot_case(job):
     from sticktable.sim.detection import run_detector
-    from sticktable.sim.game import SimGame
     from sticktable.sim.plot import plot_trace
 
     regime, seed, t_ms, physics = job
-    game = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
+    game = bench_game(seed, physics)
     samples = list(game.samples())
     events = run_detector(game.meta, samples)
     out = ROOT / "build" / "bench-detect" / f"{regime}-game{seed}-{t_ms}ms.png"

@@ -8,11 +8,11 @@ the bench's games (bench_detect.py, same cache), runs the detector over each and
 ringing it has learned by the game's end (ringfit.describe: samples per cycle and damping
 ratio) with the virtual plate's own (plate_ringing: the simulator's plate rung by a step,
 sampled at the board's true rate). Per regime it prints the mean error of the period and of the
-damping (a bias) and their mean size, and when the ringing was first in use (the median and
-the latest game, in s: before it the detector reads the plate's ringing raw); --each prints
-every game; --fits the plain fits made about the level, by their weight (the window's energy
-over what the fit leaves unexplained, x16), with their mean error in Q8 steps (the cells'
-noise pulls a weak fit's a1 low and its a2 up). By the inverse filter's arithmetic a period
+damping (a bias) and their mean size, and when the ringing was first in use (the median and the
+latest game, in s: before it the detector reads the plate's ringing raw); --each prints every
+game; --fits the plain fits made about the level, by their weight (the window's energy over
+what the fit leaves unexplained, x16), with their mean error in Q8 steps (what a fit cannot
+explain pulls a weak one's a1 low and its a2 up). By the inverse filter's arithmetic a period
 1 % off leaves about 0.5 g of a 20 g ringing in the nulled total, against a band of about a
 gram: what the filter leaves of a brisk release's or a knock's ringing holds a level back
 (firmware/DETECTOR.md, Leads)."""
@@ -38,14 +38,12 @@ def one_game(job):
 
     import tablefw.ringfit as ringfit
     from sticktable.sim.detection import run_detector
-    from sticktable.sim.game import SimGame
     from tablefw.calibrator import make_detector
 
     regime, seed, physics, cache = job
-    tower = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5).tower
-    if not tower.physics.ring_hz:
+    true = own_ringing(seed, physics)
+    if true is None:
         return regime, seed, None, None, None, None
-    true = plate_ringing(tower.physics, tower.board.rate_hz)
     t1, t2 = ringfit.coefficients(*true)
     fits = [[0, 0.0, 0.0] for _ in BANDS]
     meta, samples, _, _ = played(seed, physics, False, cache)
@@ -74,6 +72,15 @@ def one_game(job):
     a1, a2 = det.resonance()
     learned = ringfit.describe(a1, a2) if a2 else None
     return regime, seed, true, learned, first[0] if first else None, fits
+
+
+def own_ringing(seed: int, physics) -> tuple[float, float] | None:
+    """plate_ringing of the plate a bench game (`seed`, `physics`) is played on, or None if
+    it does not ring."""
+    from bench_detect import bench_game
+
+    tower = bench_game(seed, physics).tower
+    return plate_ringing(tower.physics, tower.board.rate_hz) if tower.physics.ring_hz else None
 
 
 def plate_ringing(physics, rate_hz: float) -> tuple[float, float]:

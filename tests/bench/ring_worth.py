@@ -7,7 +7,7 @@ A tuning instrument (not run by `make bench`): on the tuning seeds it scores eac
 bench (bench_detect.py, same cache and scoring) four ways:
 
   as-is         the detector as it is: it learns the ringing from the events
-  given         the plate's own ringing (ring_learned.plate_ringing) from the first sample, as a
+  given         the plate's own ringing (ring_learned.own_ringing) from the first sample, as a
                 calibration tap's `ring` gives it; the fits go on refining it
   held          the plate's own ringing from the first sample, never refitted
   held-learned  the ringing as-is had learned by the game's end, from the first sample, never
@@ -58,23 +58,21 @@ def scored(meta, samples, truth, label, ring=None, hold=False) -> set[str]:
 def one_game(job):
     """(regime, seed, {way: its miss lines}); every way is as-is on a plate that does not ring."""
     from bench_detect import played
-    from ring_learned import plate_ringing
+    from ring_learned import own_ringing
 
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
-    from sticktable.sim.game import SimGame
     from tablefw.calibrator import make_detector
     from tablefw.ringfit import describe
 
     regime, seed, physics, cache = job
     meta, samples, truth, _ = played(seed, physics, False, cache)
     label = f"{regime} game {seed}"
-    tower = SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5).tower
     det = make_detector(meta)
     found = {"as-is": set(evaluate(truth, run_detector(meta, samples, detector=det), label).misses)}
     a1, a2 = det.resonance()
     learned = describe(a1, a2) if a2 else None
-    own = plate_ringing(tower.physics, tower.board.rate_hz) if tower.physics.ring_hz else None
+    own = own_ringing(seed, physics)
     found["given"] = scored(meta, samples, truth, label, own) if own else found["as-is"]
     found["held"] = scored(meta, samples, truth, label, own, True) if own else found["as-is"]
     found["held-learned"] = (

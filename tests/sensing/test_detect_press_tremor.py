@@ -16,15 +16,14 @@ from test_detect_slow_ring import RATE, run_armed
 from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import run_detector
+from tablefw.ringfit import coefficients
 
 PLATE_HZ, PLATE_ZETA = 13.0, 0.09  # a lightly ringing plate (the ring-light regime's)
 
 
 def plate_a():
     """The plate's ringing as the detector's two-pole filter has it (Q8 coefficients)."""
-    w = 2 * math.pi * PLATE_HZ / RATE
-    r = math.exp(-PLATE_ZETA * w)
-    return 2 * r * math.cos(w * math.sqrt(1 - PLATE_ZETA**2)) * 256, -r * r * 256
+    return coefficients(RATE / (PLATE_HZ * math.sqrt(1 - PLATE_ZETA**2)), PLATE_ZETA)
 
 
 def ring(t, at, grams):

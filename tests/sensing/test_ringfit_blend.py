@@ -12,15 +12,14 @@ import math
 from tuning_games import samples_between, tuning_game
 
 from sticktable.sim.detection import make_detector, run_detector
-from tablefw.ringfit import describe
+from tablefw.ringfit import coefficients, describe
 
 
 def true_plate(physics, period_ms):
-    """(a1, a2) in Q8 of the simulated plate (sim/physics.py Plate) sampled every period_ms."""
-    w = 2 * math.pi * physics.ring_hz / 1000 * period_ms
-    r = math.exp(-physics.ring_zeta * w)
-    theta = w * math.sqrt(1 - physics.ring_zeta**2)
-    return 2 * r * math.cos(theta) * 256, -r * r * 256
+    """(a1, a2) in Q8 of the simulated plate (sim/physics.py Plate) sampled every period_ms:
+    ring_hz is its undamped frequency."""
+    zeta = physics.ring_zeta
+    return coefficients(1000 / (physics.ring_hz * period_ms * math.sqrt(1 - zeta**2)), zeta)
 
 
 def test_the_learned_ringing_has_the_plates_period():
