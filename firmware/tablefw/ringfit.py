@@ -283,7 +283,7 @@ def fit(det, di, knocked=False, handless=False):
         det._c1 = a1 << 8  # a new candidate
         det._ce = det._ep_t
         det._c2 = a2 << 8
-        det._cw = w
+        det._cw = _weight(det, w)
         det._fits = 1
         det._odd = 0
         det._proved = (free and handless) or knocked
@@ -309,6 +309,7 @@ def _blend(det, a1, a2, w, own):
     level with no hand), the fit is mostly the hand's: it counts no more than a quarter of the
     weight so far, a sixteenth once the plate's own ringing agreed (a long press's fits pulled
     the candidate to the hand's tremor)."""
+    w = _weight(det, w)
     t = det._cw - (det._cw >> 3)
     cap = t >> (4 if det._proved else 2)
     if not own and w > cap:
@@ -321,6 +322,22 @@ def _blend(det, a1, a2, w, own):
     g = (w << 8) // (t + 1)
     det._c1 += (((a1 << 8) - det._c1) * g + 128) >> 8
     det._c2 += (((a2 << 8) - det._c2) * g + 128) >> 8
+
+
+def _weight(det, w):
+    """A fit's weight in the candidate from its own (w, _solve's: the window's energy over what
+    the fit leaves unexplained, 128 and up). On a fast plate (or none learned yet) its cube:
+    whatever a fit cannot explain in its window pulls it short and damped, the more the
+    weaker it is (a1 -5.6 and a2 +6.0 Q8 steps at w 128-511, -1.3 and +0.1 at 2048-8191:
+    tests/bench/ring_learned.py --fits), and a ringing's decaying tail gives many weak fits.
+    Weighed by w they left the learned ringing 0.3-1.0 % short and 3-43 % too damped; by w^3,
+    0.2-0.7 % short and -4 to +8 % (ring_learned.py --games 24). A slow plate keeps w: its
+    boxcar (period) and the thresholds around it were tuned on the ringing learned that way
+    (firmware/DETECTOR.md, Leads)."""
+    if det._bn > _SMOOTH:
+        return w
+    w = w if w < 32767 else 32767
+    return ((w * w >> 15) * w) >> 6
 
 
 def refilter(det):
@@ -510,7 +527,9 @@ def seed(det, cycle, zeta):
     det._a2 = a2
     det._c1 = a1 << 8
     det._c2 = a2 << 8
-    det._cw = det._ring_min  # (as much as eight of the weakest fits)
+    # (as one strong fit: 43,200 with 8 g sticks, above most fits' w on a slow plate, and on a
+    # fast one, where fits weigh as their cube (_weight), the weight of a fit of w ~4,500)
+    det._cw = det._ring_min
     det._fits = _CONFIRM
     det._odd = 0
     det._proved = True

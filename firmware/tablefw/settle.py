@@ -225,11 +225,19 @@ def loose_holds(det, d, slope):
     it), go nowhere? Its halves agree within a band (x2); and not on its way down: its last
     half under it and the newest sample over a band under it is a hand easing off through
     one stick's level (independent 1039, 301.0 s: a touch of 15 g placed, its let-go then
-    "fell 1"), or a tower's weight leaving. Where it goes, a later window tells."""
+    "fell 1"), or a tower's weight leaving. Nor on its way up: its last half over it by a
+    quarter band and the newest sample half a band over it is a press still rising through
+    one stick's level (the same touch, 300.74 s, once the ringing was learned truer: the nulled
+    total, quieter, let the press's rising window hold loosely). A stick whose weight is still
+    arriving is placed a few samples later, once it stops rising. Where it goes, a later
+    window tells."""
     band = det._band
     if 2 * slope < -band or 2 * slope > band:
         return False
-    return 4 * slope >= -band or det._ring[(det._ri - 1) & _RMASK] - det._level - d >= -band
+    newest = det._ring[(det._ri - 1) & _RMASK] - det._level - d
+    if 4 * slope > band and 2 * newest > band:
+        return False
+    return 4 * slope >= -band or newest >= -band
 
 
 def place_through_ring(det, t, level):
