@@ -1,7 +1,7 @@
 """One stretch of one bench game: what happened, what the detector told, and what it saw.
 
     .venv/bin/python tests/bench/case.py REGIME SEED (--at SECONDS | --turn N)
-        [--window SECONDS] [--samples] [--probe EXPR ...] [--cache DIR] [--reporting]
+        [--window SECONDS] [--samples] [--probe EXPR ...] [--calls] [--cache DIR] [--reporting]
 
 A tuning instrument (not run by `make bench`) for the miss lines bench_detect.py --misses
 prints ("noisy game 1016 turn 7: ...", "... placed missed at 29928"): it plays that game (or
@@ -11,6 +11,9 @@ button to the next). --samples adds each sample: the plate's total (g), its mome
 and the base (mg), from the raw counts and the game's calibration. --probe evaluates a Python
 expression on the detector (`det`; the modules detect, settle, lean, pressfall and ringfit
 are at hand) after each sample, for example --probe det._ep --probe "settle.swap_asked(det)".
+--calls adds, per sample, the detector's functions that sample ran, in the order first called,
+less those every sample of the window ran (the plumbing): which path told an event, and
+where two versions of the detector part ways.
 
 Tuning seeds (1000 and up) only, unless --reporting: the reporting seeds are for classifying
 what the bench reports, never for deciding a change (firmware/DETECTOR.md)."""
@@ -62,6 +65,42 @@ def plate(meta: dict, sample) -> str:
     )
 
 
+class Calls:
+    """The firmware's functions (tablefw) each sample ran, traced from `first` ms to `last`.
+    Fed each sample after the detector has (run_detector's `each`): what was called since the
+    one before is that sample's."""
+
+    def __init__(self, first: int, last: int):
+        self.first, self.last = first, last
+        self.pending: list[str] = []
+        self.by_sample: dict[int, list[str]] = {}
+
+    def _called(self, frame, event, arg) -> None:
+        if event == "call" and "tablefw" in frame.f_code.co_filename:
+            self.pending.append(frame.f_code.co_name)
+
+    def after(self, sample) -> None:
+        if self.first <= sample.t_ms <= self.last:
+            self.by_sample[sample.t_ms] = list(dict.fromkeys(self.pending))
+        self.pending = []
+        # (traced only near the window: the profiler slows every call down)
+        near = self.first - 100 <= sample.t_ms < self.last
+        sys.setprofile(self._called if near else None)
+
+    def rows(self) -> list[tuple[int, int, str]]:
+        """One row a sample: its calls less those of every sample (the per-sample plumbing)."""
+        sys.setprofile(None)
+        if not self.by_sample:
+            return []
+        every = set.intersection(*(set(c) for c in self.by_sample.values()))
+        if len(self.by_sample) == 1:
+            every = set()  # (one sample: nothing to tell its plumbing by)
+        return [
+            (t, 4, "calls " + (" ".join(n for n in c if n not in every) or "-"))
+            for t, c in self.by_sample.items()
+        ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], epilog="See firmware/DETECTOR.md, Working on it."
@@ -77,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", action="store_true", help="print every sample too")
     parser.add_argument(
         "--probe", action="append", default=[], metavar="EXPR", help="print EXPR per sample"
+    )
+    parser.add_argument(
+        "--calls", action="store_true", help="print the detector's functions each sample ran"
     )
     parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
     parser.add_argument("--reporting", action="store_true", help="allow a reporting seed")
@@ -122,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         "settle": settle,
     }
 
+    calls = Calls(first, last) if args.calls else None
+
     def look(sample, det) -> None:
+        if calls is not None:
+            calls.after(sample)
         if not first <= sample.t_ms <= last:
             return
         if args.samples:
@@ -137,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
                     said.append(f"{expr}=!{type(e).__name__}")
             rows.append((sample.t_ms, 3, "probe " + " ".join(said)))
 
-    told = run_detector(meta, samples, each=look if (args.samples or probes) else None)
+    watched = args.samples or probes or calls is not None
+    told = run_detector(meta, samples, each=look if watched else None)
+    if calls is not None:
+        rows += calls.rows()
     rows += [(e["t_ms"], 0, f"TRUTH  {describe(e)}") for e in truth if first <= e["t_ms"] <= last]
     rows += [(e["t_ms"], 1, f"told   {describe(e)}") for e in told if first <= e["t_ms"] <= last]
     end = min(last, samples[-1].t_ms)

@@ -1,5 +1,7 @@
 """tests/bench/case.py: one stretch of a bench game, truth against what was told."""
 
+import sys
+
 import pytest
 
 
@@ -60,3 +62,17 @@ def test_bad_input_is_one_line_and_exit_2(case, capsys, args, said):
     assert case.main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("case: ") and said in err and err.count("\n") == 1
+
+
+def test_calls_name_the_path_that_told_an_event(case, game, capsys):
+    _, samples, _, told = game
+    placed = next(e for e in told if e["kind"] == "placed")
+    args = ["original", "1000", "--at", str(placed["t_ms"] / 1000), "--window", "0.05"]
+    assert case.main(args + ["--calls"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    calls = [line.split() for line in out if "calls" in line]
+    within = [s for s in samples if abs(s.t_ms - placed["t_ms"]) <= 50]
+    assert len(calls) == len(within)  # (one line a sample)
+    at = [c for c in calls if round(float(c[0]) * 1000) == placed["t_ms"]]
+    assert "_place" in at[0][2:]
+    assert sys.getprofile() is None  # (the tracing is off again)
