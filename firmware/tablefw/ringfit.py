@@ -328,12 +328,15 @@ def _weight(det, w):
     """A fit's weight in the candidate from its own (w, _solve's: the window's energy over what
     the fit leaves unexplained, 128 and up). On a fast plate (or none learned yet) its cube:
     whatever a fit cannot explain in its window pulls it short and damped, the more the
-    weaker it is (a1 -5.6 and a2 +6.0 Q8 steps at w 128-511, -1.3 and +0.1 at 2048-8191:
+    weaker it is (on real, a1 -5.6 and a2 +6.0 Q8 steps at w 128-511, -1.3 and +0.1 at 2048-8191:
     tests/bench/ring_learned.py --fits), and a ringing's decaying tail gives many weak fits.
     Weighed by w they left the learned ringing 0.3-1.0 % short and 3-43 % too damped; by w^3,
-    0.2-0.7 % short and -4 to +8 % (ring_learned.py --games 24). A slow plate keeps w: its
-    boxcar (period) and the thresholds around it were tuned on the ringing learned that way
-    (firmware/DETECTOR.md, Leads)."""
+    0.2-0.7 % short and -4 to +8 % (ring_learned.py --games 24). A slow plate keeps w once
+    its ringing is learned slow: its boxcar (period) and the thresholds around it were tuned on
+    the ringing learned that way (firmware/DETECTOR.md, Leads). Its first candidate's fits,
+    before, weigh as cubes, and that weight then counts for more against the plain weights of
+    the slow fits that follow until the blend has forgotten it (an eighth a fit). Deciding by
+    each fit's own period instead (`_slow(det)`) made 96 tuning games 278 -> 284 lines."""
     if det._bn > _SMOOTH:
         return w
     w = w if w < 32767 else 32767
