@@ -530,8 +530,9 @@ def seed(det, cycle, zeta):
     det._a2 = a2
     det._c1 = a1 << 8
     det._c2 = a2 << 8
-    # (as one strong fit: 43,200 with 8 g sticks, above most fits' w on a slow plate, and on a
-    # fast one, where fits weigh as their cube (_weight), the weight of a fit of w ~4,500)
+    # (as one strong fit: 43,200 with 8 g sticks, more than nearly every fit's own w (on real,
+    # 6 % of them are over 8,192: ring_learned.py --fits), and on a fast plate, where fits
+    # weigh as their cube (_weight), the weight of a fit of w ~4,500)
     det._cw = det._ring_min
     det._fits = _CONFIRM
     det._odd = 0

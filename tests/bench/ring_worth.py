@@ -43,16 +43,17 @@ def held():
         detect.fit = fit
 
 
-def scored(meta, samples, truth, label, ring=None, hold=False) -> set[str]:
+def scored(meta, samples, truth, label, ring=None, hold=False, det=None) -> set[str]:
     """The miss lines of one run of the detector; `ring` (samples per cycle, damping ratio)
-    from the first sample, `hold`: never refitted."""
+    from the first sample, `hold`: never refitted; `det`: the Detector to run (to look at it
+    afterwards), made from `meta` if None."""
     from sticktable.sim.detection import run_detector
     from sticktable.sim.evaluate import evaluate
 
     if ring is not None:
         meta = dict(meta, ring=[round(ring[0], 3), round(ring[1], 4)])
     with held() if hold else nullcontext():
-        return set(evaluate(truth, run_detector(meta, samples), label).misses)
+        return set(evaluate(truth, run_detector(meta, samples, detector=det), label).misses)
 
 
 def one_game(job):
@@ -60,8 +61,6 @@ def one_game(job):
     from bench_detect import played
     from ring_learned import own_ringing
 
-    from sticktable.sim.detection import run_detector
-    from sticktable.sim.evaluate import evaluate
     from tablefw.calibrator import make_detector
     from tablefw.ringfit import describe
 
@@ -69,7 +68,7 @@ def one_game(job):
     meta, samples, truth, _ = played(seed, physics, False, cache)
     label = f"{regime} game {seed}"
     det = make_detector(meta)
-    found = {"as-is": set(evaluate(truth, run_detector(meta, samples, detector=det), label).misses)}
+    found = {"as-is": scored(meta, samples, truth, label, det=det)}
     a1, a2 = det.resonance()
     learned = describe(a1, a2) if a2 else None
     own = own_ringing(seed, physics)
