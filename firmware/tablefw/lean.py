@@ -82,7 +82,7 @@ class LeanWatch:
             return
         dm = _moved(det, mx, my)
         if dm > self.mom and dm > self.noise16 * _LEAN_NOISE_X // 16:
-            if _tilts_back(det):
+            if _tilts_back(det) or (_at_rest(det) and self.let_go(det)):
                 return  # a lean let go (its own end already seen, or never seen): no new lean
             self.left = self.hold
             self.end = self.max
@@ -114,6 +114,17 @@ class LeanWatch:
             return False
         return ox * lx + oy * ly <= self.mom * _dist(lx, ly)
 
+    def let_go(self, det):
+        """Was the table let go of lately? The base stood further from its rest over the last
+        second than it stands now: the tilt before a lean follows the base while no lean is
+        seen, so after a lean never seen (begun under a placement) or judged over halfway
+        through its release, it still holds part of that tilt. Otherwise a base at its rest is
+        a lean beginning there, its first few mg of tilt within the base's noise (slow-hands
+        1083 at 126.2 s: leant on 0.4 s before a touch, whose let-go was told as a stick
+        swapped)."""
+        was = _dist(self.ax // 16 - det._rx, self.ay // 16 - det._ry)
+        return was - _from_rest(det, 0) >= _LEAN_TILT_MG
+
     def leant(self, det):
         """The base tilts away from where it stood before the lean (averaged over _RING
         samples): a stick that slid moves the moments too, but tilts nothing."""
@@ -123,17 +134,25 @@ class LeanWatch:
 
 
 def _tilts_back(det):
-    """The base stands at its rest (the armed reference), or tilted back toward it over the
-    windows the moments moved in: someone letting go of the table, not leaning on it.
-    Without this the tail of a release (the lean ended early on a reference taken mid-ramp,
-    or was never seen under a placement) started a new lean whose reference was the leaning
-    table: the moments never came back there, so it held until _LEAN_MAX_MS and hid every
-    fall under a press. (Twice the tilt a lean needs: the base's noise alone stays below.)"""
-    then = _dist(
-        det._avg(det._ax, _WIN, _TREND) - det._rx, det._avg(det._ay, _WIN, _TREND) - det._ry
-    )
-    now = _dist(det._avg(det._ax, _WIN) - det._rx, det._avg(det._ay, _WIN) - det._ry)
-    return now < 2 * _LEAN_TILT_MG or then - now >= _LEAN_TILT_MG // 2
+    """The base tilted back toward its rest (the armed reference) over the windows the
+    moments moved in: someone letting go of the table, not leaning on it. Without this (and
+    LeanWatch.let_go at the rest) the tail of a release (the lean ended early on a reference
+    taken mid-ramp, or was never seen under a placement) started a new lean whose reference
+    was the leaning table: the moments never came back there, so it held until _LEAN_MAX_MS
+    and hid every fall under a press."""
+    return _from_rest(det, _TREND) - _from_rest(det, 0) >= _LEAN_TILT_MG // 2
+
+
+def _at_rest(det):
+    """The base stands at its rest: within twice the tilt a lean needs (the base's noise alone
+    stays below)."""
+    return _from_rest(det, 0) < 2 * _LEAN_TILT_MG
+
+
+def _from_rest(det, back):
+    """How far the base stood from its rest (mg, |x| + |y|) over the 8 samples `back` samples
+    ago."""
+    return _dist(det._avg(det._ax, _WIN, back) - det._rx, det._avg(det._ay, _WIN, back) - det._ry)
 
 
 def _moved(det, mx, my):
