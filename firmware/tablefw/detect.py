@@ -761,7 +761,7 @@ class Detector:
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
                     self._fall_tail(t, d, _QUICK)  # (counted on the whole drop)
-                elif not swung(self):
+                elif not swung(self, knocked):
                     self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.

@@ -119,14 +119,19 @@ def let_go(det, t, d, n):
     return True
 
 
-def swung(det):
+def swung(det, knocked):
     """Did the total, over the window before the quick one (a lower level held _QUICK
     samples), dip half a stick below the level and come back within a band of it, two
     samples in a row (a knock's jolt as a stick leaves swings through it)? A weight that left
     stays gone: that is what a ringing learned slightly off leaves of a knock's swing
     (independent 1016, 99.2 s: "fell 1", then "placed" as it swung back). Then the quick
     level is no fall yet, and the level is left as it is. Not once a fall was told (the
-    quick level settles its count)."""
+    quick level settles its count). Within a knock's ringing (`knocked`, ms since the knock)
+    the total going over a band above the level in that window is a swing too, told fall or
+    not: what a ringing learned off leaves of a heavy knock swings both ways, and a trough
+    can hold 50 ms (ring-heavy 1004, 281.7 s: a knock of 90 g told as "fell 2")."""
+    if knocked <= _KNOCK_RING_MS and det._above(det._level, _QUICK + _WIN) > det._band:
+        return True
     if det._fk:
         return False
     ring = det._ring
