@@ -6,11 +6,13 @@
 Each regime is a set of random Stick Stack games (3 players) played physically on the virtual
 tower with one physics setting pushed (host/sticktable/sim/physics.py): the original virtual
 tower, light and heavy plate ringing, quiet and noisy cells, slow and shaky hands, overlapping
-events, 3 cells, and "independent" physics with settings outside the ranges the detector was
-tuned on. Plus every labelled scenario (3 seeds each, the "scenarios" row). Per regime it
-prints the issue-10 measures against their targets and says which are not met; it writes a plot
-of each regime's worst case into build/bench-detect/ and prints the paths; it ends with the
-detector's cost per sample under MicroPython (every feed under heap_lock) and an RP2040 estimate.
+events, 3 cells, and "independent" physics with settings outside every range of the physics the
+detector was first tuned on (sim/physics.py REAL; its tuning seeds have since been traced like
+every regime's, its reporting seeds never). Plus every labelled scenario (3 seeds each, the
+"scenarios" row). Per regime it prints the issue-10 measures against their targets and says
+which are not met; it writes a plot of each regime's worst case into build/bench-detect/ and
+prints the paths; it ends with the detector's cost per sample under MicroPython (every feed
+under heap_lock) and an RP2040 estimate.
 
 Seeds: the detector is tuned only on TUNING_SEEDS (1000-1099); the bench reports only on
 REPORT_SEEDS (1..N, N <= 999). The scenarios are reported on SCENARIO_SEEDS (901-903), which

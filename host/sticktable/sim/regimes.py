@@ -1,7 +1,8 @@
 """The physics sweep the detector is judged across (issue 10): each regime pushes one physics
 setting of the virtual tower (physics.py). The detection bench (tests/bench/bench_detect.py)
-plays random games in each, and sensing tests replay a regime's tuning games. The detector is
-tuned on every regime but "independent", whose settings lie outside every range of REAL."""
+plays random games in each, and sensing tests replay a regime's tuning games. "independent"
+has settings outside every range of REAL, the physics the detector was first tuned on; its
+tuning seeds have since been traced like every regime's, its reporting seeds never."""
 
 from sticktable.sim.physics import REAL
 
