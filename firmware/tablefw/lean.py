@@ -82,7 +82,7 @@ class LeanWatch:
             return
         dm = _moved(det, mx, my)
         if dm > self.mom and dm > self.noise16 * _LEAN_NOISE_X // 16:
-            if _tilts_back(det) or (_at_rest(det) and self.let_go(det)):
+            if _tilts_back(det) or (_at_rest(det) and self.released(det)):
                 return  # a lean let go (its own end already seen, or never seen): no new lean
             self.left = self.hold
             self.end = self.max
@@ -114,8 +114,8 @@ class LeanWatch:
             return False
         return ox * lx + oy * ly <= self.mom * _dist(lx, ly)
 
-    def let_go(self, det):
-        """Was the table let go of lately? The base stood further from its rest over the last
+    def released(self, det):
+        """Was the table released lately? The base stood further from its rest over the last
         second than it stands now: the tilt before a lean follows the base while no lean is
         seen, so after a lean never seen (begun under a placement) or judged over halfway
         through its release, it still holds part of that tilt. Otherwise a base at its rest is
@@ -136,7 +136,7 @@ class LeanWatch:
 def _tilts_back(det):
     """The base tilted back toward its rest (the armed reference) over the windows the
     moments moved in: someone letting go of the table, not leaning on it. Without this (and
-    LeanWatch.let_go at the rest) the tail of a release (the lean ended early on a reference
+    LeanWatch.released at the rest) the tail of a release (the lean ended early on a reference
     taken mid-ramp, or was never seen under a placement) started a new lean whose reference
     was the leaning table: the moments never came back there, so it held until _LEAN_MAX_MS
     and hid every fall under a press."""
