@@ -82,7 +82,7 @@ class LeanWatch:
             return
         dm = _moved(det, mx, my)
         if dm > self.mom and dm > self.noise16 * _LEAN_NOISE_X // 16:
-            if _tilts_back(det) or (_at_rest(det) and self.released(det)):
+            if self.letting_go(det):
                 return  # a lean let go (its own end already seen, or never seen): no new lean
             self.left = self.hold
             self.end = self.max
@@ -114,16 +114,23 @@ class LeanWatch:
             return False
         return ox * lx + oy * ly <= self.mom * _dist(lx, ly)
 
-    def released(self, det):
-        """Was the table released lately? The base stood further from its rest over the last
-        second than it stands now: the tilt before a lean follows the base while no lean is
-        seen, so after a lean never seen (begun under a placement) or judged over halfway
-        through its release, it still holds part of that tilt. Otherwise a base at its rest is
-        a lean beginning there, its first few mg of tilt within the base's noise (slow-hands
-        1083 at 126.2 s: leant on 0.4 s before a touch, whose let-go was told as a stick
-        swapped)."""
+    def letting_go(self, det):
+        """Is someone letting go of the table, not leaning on it? The base tilted back toward
+        its rest (the armed reference) over the windows the moments moved in; or it stands at
+        its rest (within twice the tilt a lean needs: the base's noise alone stays below)
+        having stood further from it over the last second (the tilt before a lean follows the
+        base while no lean is seen, so after a lean never seen, begun under a placement, or
+        one judged over halfway through its release, it still holds part of that tilt).
+        Without this the tail of a release started a new lean whose reference was the leaning
+        table: the moments never came back there, so it held until _LEAN_MAX_MS and hid every
+        fall under a press. A base at its rest that stood there a second ago is a lean
+        beginning, its first few mg of tilt within the base's noise (slow-hands 1083 at
+        126.2 s: leant on 0.4 s before a touch, whose let-go was told as a stick swapped)."""
+        now = _from_rest(det, 0)
+        if _from_rest(det, _TREND) - now >= _LEAN_TILT_MG // 2:
+            return True
         was = _dist(self.ax // 16 - det._rx, self.ay // 16 - det._ry)
-        return was - _from_rest(det, 0) >= _LEAN_TILT_MG
+        return now < 2 * _LEAN_TILT_MG and was - now >= _LEAN_TILT_MG
 
     def leant(self, det):
         """The base tilts away from where it stood before the lean (averaged over _RING
@@ -131,22 +138,6 @@ class LeanWatch:
         dx = 16 * det._avg(det._ax, _RING) - self.ax
         dy = 16 * det._avg(det._ay, _RING) - self.ay
         return _dist(dx, dy) >= 16 * _LEAN_TILT_MG
-
-
-def _tilts_back(det):
-    """The base tilted back toward its rest (the armed reference) over the windows the
-    moments moved in: someone letting go of the table, not leaning on it. Without this (and
-    LeanWatch.released at the rest) the tail of a release (the lean ended early on a reference
-    taken mid-ramp, or was never seen under a placement) started a new lean whose reference
-    was the leaning table: the moments never came back there, so it held until _LEAN_MAX_MS
-    and hid every fall under a press."""
-    return _from_rest(det, _TREND) - _from_rest(det, 0) >= _LEAN_TILT_MG // 2
-
-
-def _at_rest(det):
-    """The base stands at its rest: within twice the tilt a lean needs (the base's noise alone
-    stays below)."""
-    return _from_rest(det, 0) < 2 * _LEAN_TILT_MG
 
 
 def _from_rest(det, back):

@@ -7,8 +7,8 @@ otherwise start a new lean that hides falls under presses for 10 s. A lean's fir
 tilt are within the base's noise, so a lean beginning near the rest went unseen until a hand
 touched the tower, and that hand's let-go, with the moments moved by the lean, was told as a
 stick swapped: "placed" and "fell 1" for nothing. A base at its rest is a lean beginning now,
-unless the table was released lately (LeanWatch.released): the base stood further from its
-rest over the last second than it stands now, as after a lean never seen (begun under a
+unless someone is letting go of the table (LeanWatch.letting_go): the base stood further from
+its rest over the last second than it stands now, as after a lean never seen (begun under a
 placement) or one judged over halfway through its release."""
 
 from tuning_games import samples_between, tuning_game
