@@ -806,7 +806,7 @@ class Detector:
         if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
             # (not a fall's rest, counted on the fall's whole drop: that leaves within
             # _SHORT_MS; later a stick falls on its own, often within a turn's 3 s)
-            if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
+            if not self._rest_may_leave(t):
                 k = ahead(self, level, drop, unit)
                 hold = 1  # (a period's boxcar has averaged the noise the hold is for)
         if self._nsticks and k > self._nsticks:
@@ -828,11 +828,27 @@ class Detector:
         self._fk = k
         self._fk_run = 0
 
+    def _rest_may_leave(self, t):
+        """May what the last fall's level lacked still be leaving? Within _SHORT_MS of the
+        fall; and while the total stands above that level in an episode opened within
+        _SHORT_MS of it, until _SHORT_MS after it last did: a hand pressing on (a stick placed
+        while another fell under its hand: independent 1053, 41.5 s) or the rest itself, still
+        on the plate (a level caught in a trough: noisy 1061, 6.7 s) holds the level up, and
+        the rest leaves as the hand lets go. Both were told as one more stick."""
+        last = self._last_fall_t
+        if (
+            self._ep
+            and 0 <= ticks_diff(self._ep_t, last) < _SHORT_MS
+            and ticks_diff(self._hand_t, last) > 0
+        ):
+            last = self._hand_t
+        return ticks_diff(t, last) < _SHORT_MS
+
     def _short(self, t):
         """What the last fall's level lacked of its count (g x100, negative), if that level was
         taken just now, else 0: a level caught mid-ring or mid-slide, whose rest leaving now
         is no extra stick. Against the typical stick."""
-        if ticks_diff(t, self._last_fall_t) >= _SHORT_MS:
+        if not self._rest_may_leave(t):
             return 0
         short = self._fall_drop - self._fall_n * self._mean
         return short if short < 0 else 0

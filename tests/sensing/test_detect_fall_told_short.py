@@ -21,3 +21,28 @@ def test_the_rest_of_a_fall_its_onsets_told_in_full_is_no_extra_stick():
     found = run_detector(game.meta, samples_between(game, 0, 122500))
     fell = [e for e in found if e["kind"] == "fell" and 120500 <= e["t_ms"] < 122500]
     assert sum(e["count"] for e in fell) == 3, fell
+
+
+def test_the_rest_of_a_fall_held_up_by_a_hand_is_no_extra_stick():
+    # Independent tower (tuning seed 1053, turn 12): a stick is placed (40.43-41.36 s) and
+    # told at 40.67 s while its hand still pressed; another falls at 40.62 s, its level taken
+    # at 40.87 s 7.3 g down, short of the 12 g stick. The hand then pressed on (41.18-41.35 s),
+    # and as it let go the rest, 5.0 g, was told as a second stick at 41.51 s, 0.64 s after
+    # the fall: past _SHORT_MS, which now runs from the hand's last press.
+    game = tuning_game("independent", 1053)
+    truth = [e for e in game.truth_events() if 40000 <= e["t_ms"] < 42500]
+    assert sum(e.get("count", 0) for e in truth if e["kind"] == "fell") == 1, truth
+    found = run_detector(game.meta, samples_between(game, 0, 42500))
+    fell = [e for e in found if e["kind"] == "fell" and 40000 <= e["t_ms"] < 42500]
+    assert sum(e["count"] for e in fell) == 1, fell
+
+
+def test_the_rest_of_a_fall_whose_level_was_caught_in_a_trough_is_no_stick():
+    # Noisy tower (tuning seed 1061): a stick falls at 5.90 s; the fall's level, taken at
+    # 6.06 s, is 5.7 g down against an 8 g stick, and the total stands above it until 6.49 s.
+    # The rest leaving at 6.73 s, 0.68 s after the fall, was told "fell 1" in the next turn.
+    game = tuning_game("noisy", 1061)
+    truth = [e for e in game.truth_events() if e["t_ms"] < 9000]
+    assert [e["count"] for e in truth if e["kind"] == "fell"] == [1], truth
+    found = run_detector(game.meta, samples_between(game, 0, 9000))
+    assert [e["count"] for e in found if e["kind"] == "fell"] == [1], found
