@@ -809,8 +809,8 @@ class Detector:
             unit = self._mean  # (the short fall left its shortfall in the tower's sum)
         k = (drop + short + unit * 2 // 5) // unit
         if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
-            # (not a fall's rest, counted on the fall's whole drop: that leaves within
-            # _SHORT_MS; later a stick falls on its own, often within a turn's 3 s)
+            # (not a fall's rest, counted on the fall's whole drop: that leaves while
+            # _rest_may_leave; later a stick falls on its own, often within a turn's 3 s)
             if not self._rest_may_leave(t):
                 k = ahead(self, level, drop, unit)
                 hold = 1  # (a period's boxcar has averaged the noise the hold is for)
