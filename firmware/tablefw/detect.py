@@ -772,9 +772,9 @@ class Detector:
         # episode: see onset_open.)
         opened = onset_open(self, t, knocked)
         if opened:
-            self._onset(t, level, level - self._avg(self._ring, 2), opened > 1)
+            self._onset(t, level, level - self._avg(self._ring, 2), knocked, opened > 1)
 
-    def _onset(self, t, level, drop, pre=False):
+    def _onset(self, t, level, drop, knocked, pre=False):
         """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
         reported once 60 % of its weight has gone; the count is settled at the
         final level (_fell). A weight leaving goes one way: what the filter leaves of a
@@ -783,7 +783,7 @@ class Detector:
         hold = 2
         back = _WIN
         kicked = self._kicked(t, drop)
-        knock = ticks_diff(t, self._knock_t) <= _KNOCK_RING_MS
+        knock = knocked <= _KNOCK_RING_MS  # (`knocked`: ms since the base's last knock)
         # (on a slow plate, a drop grown over the last period, going one way, is a weight
         # leaving, no knock's leftover nor a kick's pulse: told as any fall, in the hush too)
         lasts = (knock or kicked) and ticks_diff(t, self._shake_t) > _SHAKE_MS
@@ -799,7 +799,7 @@ class Detector:
             else:
                 drop = self._gone(level, drop)
             back = hold
-        elif self._fk and ticks_diff(t, self._knock_t) <= 2 * _KNOCK_RING_MS:
+        elif self._fk and knocked <= 2 * _KNOCK_RING_MS:
             # (a heavy knock's ringing can outlast _KNOCK_RING_MS: a further stick of the fall
             # it set off is one the newest load shows gone too. Real 1090, 163.57 s: "fell 1"
             # for a 2.8-stick trough after both sticks the knock sent off were told.)
@@ -835,11 +835,11 @@ class Detector:
 
     def _rest_may_leave(self, t):
         """May what the last fall's level lacked still be leaving? Within _SHORT_MS of the
-        fall; and while the total stands above that level in an episode opened within
-        _SHORT_MS of it, until _SHORT_MS after it last did: a hand pressing on (a stick placed
-        while another fell under its hand: independent 1053, 41.5 s) or the rest itself, still
-        on the plate (a level caught in a trough: noisy 1061, 6.7 s) holds the level up, and
-        the rest leaves as the hand lets go. Both were told as one more stick."""
+        fall; and, in an episode opened within _SHORT_MS of it, until _SHORT_MS after the
+        total last stood above that level (`_hand_t`). What holds it up may be a hand pressing
+        on (a stick placed while another fell under its hand: independent 1053, 41.5 s) or
+        the rest itself, still on the plate (a level caught in a trough: noisy 1061, 6.7 s);
+        the rest leaves when that ends. Both were told as one more stick."""
         last = self._last_fall_t
         if (
             self._ep
