@@ -833,7 +833,7 @@ class Detector:
             return
         self._fk_run += 1
         if self._fk_run == 1 or k < self._fk_low:
-            self._fk_low = k
+            self._fk_low = k  # (held through a knock's hush: the least since the run began)
         if pre and not lasts and self._fk_run >= hold:
             self._fk_run = hold - 1  # (in a knock's hush: held, told once the hush ends)
         if self._fk_run < hold:
