@@ -795,7 +795,6 @@ class Detector:
             # What is left of a knock's ringing dips for under half a period, and the load
             # before the boxcar shows it gone again; the kick's own swing above the level
             # (which the hold and that cover) need not hold the onset back the full window.
-            hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
             if self._fk and knock and self._bn == _SMOOTH and self._a2:
                 # (how many more of a fall under way: counted over a whole period, and held a
                 # window, as even that average swings after a heavy knock: ring-heavy 1094, by
@@ -804,6 +803,7 @@ class Detector:
                 drop = cycle_drop(self, level)
                 hold = _WIN
             else:
+                hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
                 drop = self._gone(level, drop)
             back = hold
         elif self._fk and knocked <= 2 * _KNOCK_RING_MS:

@@ -6,29 +6,14 @@ counted fewer than were told, the fall was kept at its level's count and the ons
 the rest that left next was counted on the whole drop against that smaller count, and told as
 one more stick."""
 
-from tuning_games import samples_between, tuning_game
-
-from sticktable.sim.detection import run_detector
-
-
-def sticks_fallen(regime, seed, start_ms, end_ms):
-    """(sticks that fell, sticks told fallen) from start_ms to end_ms of a tuning game, the
-    detector run from the game's start."""
-    game = tuning_game(regime, seed)
-    truth = game.truth_events()
-    found = run_detector(game.meta, samples_between(game, 0, end_ms))
-
-    def fallen(events):
-        return sum(e["count"] for e in events if e["kind"] == "fell" and start_ms <= e["t_ms"])
-
-    return fallen(e for e in truth if e["t_ms"] < end_ms), fallen(found)
+from tuning_games import sticks_fallen, tuning_game
 
 
 def test_the_rest_of_a_fall_its_onsets_told_in_full_is_no_extra_stick():
     # Slow-hands tower (tuning seed 1033, turn 32): a knock at 120.92 s sends 3 sticks off
     # (24 g). The onsets told 2 + 1 (121.21 s, 121.26 s); the level taken at 121.34 s, mid-ring,
     # was 19.7 g down (counted 2), and the last 4.6 g leaving at 121.42 s was told as a 4th.
-    assert sticks_fallen("slow-hands", 1033, 120500, 122500) == (3, 3)
+    assert sticks_fallen(tuning_game("slow-hands", 1033), 120500, 122500) == (3, 3)
 
 
 def test_the_rest_of_a_fall_held_up_by_a_hand_is_no_extra_stick():
@@ -37,11 +22,11 @@ def test_the_rest_of_a_fall_held_up_by_a_hand_is_no_extra_stick():
     # at 40.87 s 7.3 g down, short of the 12 g stick. The hand then pressed on (41.18-41.35 s),
     # and as it let go the rest, 5.0 g, was told as a second stick at 41.51 s, 0.64 s after
     # the fall: past _SHORT_MS, which now runs from the hand's last press.
-    assert sticks_fallen("independent", 1053, 40000, 42500) == (1, 1)
+    assert sticks_fallen(tuning_game("independent", 1053), 40000, 42500) == (1, 1)
 
 
 def test_the_rest_of_a_fall_whose_level_was_caught_in_a_trough_is_no_stick():
     # Noisy tower (tuning seed 1061): a stick falls at 5.90 s; the fall's level, taken at
     # 6.06 s, is 5.7 g down against an 8 g stick, and the total stands above it until 6.49 s.
     # The rest leaving at 6.73 s, 0.68 s after the fall, was told "fell 1" in the next turn.
-    assert sticks_fallen("noisy", 1061, 0, 9000) == (1, 1)
+    assert sticks_fallen(tuning_game("noisy", 1061), 0, 9000) == (1, 1)

@@ -1,6 +1,8 @@
 """The bench's games (tests/bench/bench_detect.py) for a sensing test: one tuning game on a
-regime's physics, and the stretch of it the test is about."""
+regime's physics, the stretch of it the test is about, and the sticks that fell in it against
+those the detector told."""
 
+from sticktable.sim.detection import run_detector
 from sticktable.sim.game import SimGame
 from sticktable.sim.regimes import REGIMES
 
@@ -19,3 +21,14 @@ def samples_between(game: SimGame, start_ms: float, end_ms: float) -> list:
         if s.t_ms >= start_ms:
             samples.append(s)
     return samples
+
+
+def sticks_fallen(game: SimGame, start_ms: float, end_ms: float) -> tuple[int, int]:
+    """(sticks that fell, sticks told fallen) from start_ms to end_ms of a game, the detector
+    run from the game's start."""
+    found = run_detector(game.meta, samples_between(game, 0, end_ms))
+
+    def fallen(events):
+        return sum(e["count"] for e in events if e["kind"] == "fell" and start_ms <= e["t_ms"])
+
+    return fallen(e for e in game.truth_events() if e["t_ms"] < end_ms), fallen(found)
