@@ -1,6 +1,6 @@
 """One stretch of one bench game: what happened, what the detector told, and what it saw.
 
-    .venv/bin/python tests/bench/case.py REGIME SEED (--at SECONDS | --turn N)
+    .venv/bin/python tests/bench/case.py REGIME-OR-SCENARIO SEED (--at SECONDS | --turn N)
         [--window SECONDS] [--samples] [--probe EXPR ...] [--calls] [--cache DIR] [--reporting]
 
 A tuning instrument (not run by `make bench`) for the miss lines bench_detect.py --misses
@@ -105,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], epilog="See firmware/DETECTOR.md, Working on it."
     )
-    parser.add_argument("regime", help="a bench regime (real, noisy, independent, ...)")
+    parser.add_argument(
+        "regime", help="a bench regime (real, noisy, ...) or a scenario (fall-at-once, ...)"
+    )
     parser.add_argument("seed", type=int, help="the game's seed (tuning seeds: 1000 and up)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--at", type=float, metavar="SECONDS", help="the time to look around")
@@ -126,9 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
     from bench_detect import TUNING_SEEDS, played, regimes
 
+    from sticktable.sim.scenarios import SCENARIOS
+
     known = {name for name in regimes() if name != "scenarios"}
-    if args.regime not in known:
-        return fail(f"unknown regime {args.regime!r} (one of {', '.join(sorted(known))})")
+    if args.regime not in known and args.regime not in SCENARIOS:
+        return fail(
+            f"unknown regime {args.regime!r} (one of {', '.join(sorted(known))}, "
+            "or a scenario: bench_detect.py --misses names them)"
+        )
     if args.seed not in TUNING_SEEDS and not (args.reporting and args.seed >= 1):
         return fail(
             f"seed {args.seed} is not a tuning seed ({TUNING_SEEDS.start}-"
@@ -146,7 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     from sticktable.sim.detection import run_detector
     from tablefw import detect, lean, pressfall, ringfit, settle
 
-    meta, samples, truth, _ = played(args.seed, regimes()[args.regime][1], False, args.cache)
+    if args.regime in SCENARIOS:  # (as bench_detect.py plays them: not cached, a few seconds)
+        from sticktable.sim.scenarios import scenario
+
+        played_scenario = scenario(args.regime, seed=args.seed)
+        meta, samples, truth = played_scenario.meta, played_scenario.samples, played_scenario.truth
+    else:
+        meta, samples, truth, _ = played(args.seed, regimes()[args.regime][1], False, args.cache)
     if args.turn is not None:
         span = turn_span(truth, args.turn)
         if span is None:

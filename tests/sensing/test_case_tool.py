@@ -76,3 +76,18 @@ def test_calls_name_the_path_that_told_an_event(case, game, capsys):
     at = [c for c in calls if round(float(c[0]) * 1000) == placed["t_ms"]]
     assert "_place" in at[0][2:]
     assert sys.getprofile() is None  # (the tracing is off again)
+
+
+def test_a_scenario_plays_by_its_name(case, capsys):
+    # The bench's scenario misses read "fall-at-once/1008 ...": the same name and seed look.
+    from sticktable.sim.scenarios import scenario
+
+    truth = scenario("fall-at-once", seed=1008).truth
+    fell = next(e for e in truth if e["kind"] == "fell")
+    assert (
+        case.main(["fall-at-once", "1008", "--at", str(fell["t_ms"] / 1000), "--window", "0.1"])
+        == 0
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("fall-at-once game 1008")
+    assert any("TRUTH  kind=fell" in line for line in out)
