@@ -7,9 +7,7 @@ first sample judged and grows with the press, until it passes for a stick gone."
 
 import pytest
 from test_detect_press_origin import _told, _turn
-from tuning_games import samples_between, tuning_game
-
-from sticktable.sim.detection import run_detector
+from tuning_games import fall_told_after, tuning_game
 
 
 # Real tower (tuning seed 1013), turn 54: a hand touched the tower at 217.0 s, 44 g; its
@@ -43,9 +41,5 @@ def test_a_stick_leaving_during_the_first_fit_is_told_on_time():
     # 11 -> 39 g, during the first fit (its residuals off the fit so far grew 11 -> 99 g x mm,
     # no swing); off the line from the first sample judged as the press went on (109 -> 275),
     # it is told at 135.16 s. Fitted again as a line that was wrong, it came 230 ms later.
-    game = tuning_game("overlap", 1013)
-    fell = [e for e in game.truth_events() if e["kind"] == "fell" and 134900 < e["t_ms"] < 135100]
-    assert len(fell) == 1, fell
-    found = run_detector(game.meta, samples_between(game, 0, 136500))
-    told = [e["t_ms"] for e in found if e["kind"] == "fell" and 134900 < e["t_ms"] < 136500]
-    assert told and told[0] - fell[0]["t_ms"] <= 200, told
+    late = fall_told_after(tuning_game("overlap", 1013), (134900, 135100), 136500)
+    assert late is not None and late <= 200, late
