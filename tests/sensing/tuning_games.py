@@ -38,12 +38,8 @@ def fall_told_after(game: SimGame, began_ms: tuple[int, int], told_by_ms: int) -
     """ms from the one fall of the game that began within `began_ms` (first, last) to the first
     fall the detector told after that window's start, up to `told_by_ms`; None if none."""
     first, last = began_ms
-    fell = [
-        e
-        for e in game.truth_events()
-        if e["kind"] == "fell" and first < e.get("onset_ms", e["t_ms"]) < last
-    ]
+    fell = [e for e in game.truth_events() if e["kind"] == "fell" and first < e["onset_ms"] < last]
     assert len(fell) == 1, fell
     found = run_detector(game.meta, samples_between(game, 0, told_by_ms))
     told = [e["t_ms"] for e in found if e["kind"] == "fell" and first < e["t_ms"] < told_by_ms]
-    return told[0] - fell[0].get("onset_ms", fell[0]["t_ms"]) if told else None
+    return told[0] - fell[0]["onset_ms"] if told else None
