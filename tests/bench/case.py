@@ -1,6 +1,6 @@
 """One stretch of one bench game: what happened, what the detector told, and what it saw.
 
-    .venv/bin/python tests/bench/case.py REGIME-OR-SCENARIO SEED (--at SECONDS | --turn N)
+    .venv/bin/python tests/bench/case.py [--scenario] REGIME SEED (--at SECONDS | --turn N)
         [--window SECONDS] [--samples] [--probe EXPR ...] [--calls] [--cache DIR] [--reporting]
 
 A tuning instrument (not run by `make bench`) for the miss lines bench_detect.py --misses
@@ -105,9 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], epilog="See firmware/DETECTOR.md, Working on it."
     )
-    parser.add_argument(
-        "regime", help="a bench regime (real, noisy, ...) or a scenario (fall-at-once, ...)"
-    )
+    parser.add_argument("regime", help="a bench regime (real, noisy, independent, ...)")
     parser.add_argument("seed", type=int, help="the game's seed (tuning seeds: 1000 and up)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--at", type=float, metavar="SECONDS", help="the time to look around")
@@ -122,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calls", action="store_true", help="print the detector's functions each sample ran"
     )
+    parser.add_argument(
+        "--scenario",
+        action="store_true",
+        help="REGIME names a scenario (a miss line 'fall-at-once/1008 ...': fall-at-once 1008)",
+    )
     parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
     parser.add_argument("--reporting", action="store_true", help="allow a reporting seed")
     args = parser.parse_args(argv)
@@ -130,12 +133,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from sticktable.sim.scenarios import SCENARIOS
 
-    known = {name for name in regimes() if name != "scenarios"}
-    if args.regime not in known and args.regime not in SCENARIOS:
-        return fail(
-            f"unknown regime {args.regime!r} (one of {', '.join(sorted(known))}, "
-            "or a scenario: bench_detect.py --misses names them)"
-        )
+    # (a scenario by --scenario only: "slow-hands" is a regime and a scenario both)
+    known = SCENARIOS if args.scenario else {name for name in regimes() if name != "scenarios"}
+    if args.regime not in known:
+        what = "scenario" if args.scenario else "regime"
+        return fail(f"unknown {what} {args.regime!r} (one of {', '.join(sorted(known))})")
     if args.seed not in TUNING_SEEDS and not (args.reporting and args.seed >= 1):
         return fail(
             f"seed {args.seed} is not a tuning seed ({TUNING_SEEDS.start}-"
@@ -153,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     from sticktable.sim.detection import run_detector
     from tablefw import detect, lean, pressfall, ringfit, settle
 
-    if args.regime in SCENARIOS:  # (as bench_detect.py plays them: not cached, a few seconds)
+    if args.scenario:  # (as bench_detect.py plays them: not cached, a few seconds)
         from sticktable.sim.scenarios import scenario
 
         played_scenario = scenario(args.regime, seed=args.seed)

@@ -78,16 +78,20 @@ def test_calls_name_the_path_that_told_an_event(case, game, capsys):
     assert sys.getprofile() is None  # (the tracing is off again)
 
 
-def test_a_scenario_plays_by_its_name(case, capsys):
-    # The bench's scenario misses read "fall-at-once/1008 ...": the same name and seed look.
+def test_a_scenario_plays_by_its_name_with_scenario(case, capsys):
+    # The bench's scenario misses read "fall-at-once/1008 ...": --scenario looks at them.
     from sticktable.sim.scenarios import scenario
 
     truth = scenario("fall-at-once", seed=1008).truth
     fell = next(e for e in truth if e["kind"] == "fell")
-    assert (
-        case.main(["fall-at-once", "1008", "--at", str(fell["t_ms"] / 1000), "--window", "0.1"])
-        == 0
-    )
+    at = ["1008", "--at", str(fell["t_ms"] / 1000), "--window", "0.1"]
+    assert case.main(["--scenario", "fall-at-once", *at]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("fall-at-once game 1008")
     assert any("TRUTH  kind=fell" in line for line in out)
+    # Without it the name is a regime's: "slow-hands" names a regime and a scenario both, and
+    # the regime's miss lines ("slow-hands game 1090 ...") are the regime's game.
+    assert case.main(["fall-at-once", *at]) == 2
+    assert "unknown regime 'fall-at-once'" in capsys.readouterr().err
+    assert case.main(["--scenario", "noisy", *at]) == 2
+    assert "unknown scenario 'noisy'" in capsys.readouterr().err
