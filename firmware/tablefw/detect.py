@@ -15,9 +15,10 @@
 #   counted from the masses weighed when each stick was placed (and "all of them" when the
 #   tower is back to its empty level). touch: pressure that goes away leaving the level
 #   unchanged. A stick let go that rests a moment and drops at once (its weight leaving within
-#   _LEAVE_MS) is a placement and a fall (its rest is looked for on the raw total too: a
-#   ringing learned from a hand's tremor smears a short one; a rest holds, where a hand easing
-#   off slides through one stick's level).
+#   _LEAVE_MS) is a placement and a fall, told once the level is back and still over a quick
+#   window (its rest is looked for on the raw total too: a ringing learned from a hand's
+#   tremor smears a short one; a rest holds, where a hand easing off slides through one
+#   stick's level).
 # - Touch and fall in one episode: a stick that leaves while a hand presses is seen off the
 #   hand's line in total and moments (tablefw/pressfall.py) and reported at once; a press
 #   that then ends at its old level placed a stick. One nearer the hand's spot is told once
@@ -109,6 +110,7 @@ from tablefw.settle import (
     LooseRest,
     SlowRing,
     back_after_fell,
+    back_after_let_go,
     back_over_windows,
     fall_rest,
     hold_lapsed,
@@ -741,6 +743,11 @@ class Detector:
             self._one_for_one(t)
             self._keep_origin()
             return
+        if calm and self._ep and not self._ep_fell and self._let_go_fell():
+            if back_after_let_go(self, level):
+                self._episode_end(t)  # (let go, rested, fell off: told once back, still)
+                self._keep_origin()
+                return
         loose = ringing and not self._ep_fell and spread <= self._band * _LOOSE_X
         if calm and self._ep and loose:
             # What the ringing filter leaves of a stick's landing keeps the window from being

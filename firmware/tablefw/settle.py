@@ -40,6 +40,19 @@ def back_after_fell(det, level):
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
 
 
+def back_after_let_go(det, level):
+    """A stick let go rested a moment and dropped at once (Detector._let_go_fell): the level
+    is back where it was and still over the last few samples. Told then, not once a whole
+    stable window has passed: a stick placed and gone is a fall, timed from its leaving.
+    Still, not what back_after_fell allows through a ringing: a slow hand's tremor about one
+    stick's level crosses a rest and the level in turn (slow-hands 1090 at 6.1 s)."""
+    if det._spread(_QUICK) > det._band:
+        return False
+    d = det._avg(det._ring, _QUICK) - level
+    half = det._same // 2
+    return -half <= d <= half and det._above(level, _QUICK) <= det._same
+
+
 def back_over_windows(det, level):
     """The total, averaged over each of the last two windows, back within half a `same` of
     `level` and steady (the two within a band): back there though the plate still rings too
