@@ -35,9 +35,7 @@ def back_after_fell(det, level):
         # Left, the stick told fallen under the press was taken off the next fall's count
         # (shaky-hands 1043 at 17.3 s: placed, then three fell after a knock; told "fell 1").
         return back_over_windows(det, level) and det._above(level, 2 * _WIN) <= det._stick
-    d = det._avg(det._ring, _QUICK) - level
-    half = det._same // 2
-    return -half <= d <= half and det._above(level, _QUICK) <= det._same
+    return _back_quick(det, level)
 
 
 def back_after_let_go(det, level):
@@ -46,8 +44,12 @@ def back_after_let_go(det, level):
     stable window has passed: a stick placed and gone is a fall, timed from its leaving.
     Still, not what back_after_fell allows through a ringing: a slow hand's tremor about one
     stick's level crosses a rest and the level in turn (slow-hands 1090 at 6.1 s)."""
-    if det._spread(_QUICK) > det._band:
-        return False
+    return det._spread(_QUICK) <= det._band and _back_quick(det, level)
+
+
+def _back_quick(det, level):
+    """The level back where it was over the last quick window, none of its totals more than
+    `same` above it (a hand still pressing)."""
     d = det._avg(det._ring, _QUICK) - level
     half = det._same // 2
     return -half <= d <= half and det._above(level, _QUICK) <= det._same
