@@ -359,12 +359,12 @@ class PressWatch:
         # in proportion to the press (real 1013, 217.4 s: 76 -> 99 g x mm as the load went
         # 44 -> 50 g; real 1016, 223.8 s: 112 -> 213 at 118 -> 143 g; independent 1039, 111.8 s:
         # 310 -> 392 at 138 -> 162 g; noisy 1075, 92.6 s: 143 -> 198 at 88 -> 96 g, up 9 %;
-        # each "fell 1"): there the spot is fitted again, on the
-        # press as it is now. A stick gone leaves the same residual at any load. Only where the
-        # first fit's samples swung about it (their residuals off the fit so far averaged 4/5 of
-        # the threshold; 150-210 g x mm there): a stick leaving during the fit as the hand
-        # presses harder leaves residuals that only grow (55-100 on average: overlap 1013,
-        # 135.0 s; 1047, 117.0 s; noisy 1040, 228.8 s: told 200-400 ms late when fitted again).
+        # each "fell 1"): there the spot is fitted again, on the press as it is now. A stick
+        # gone leaves the same residual at any load. Only where the first fit's samples swung
+        # about it (their residuals off the fit so far averaged 4/5 of the threshold; 150-210
+        # g x mm there): a stick leaving during the fit as the hand presses harder leaves
+        # residuals that only grow (55-100 on average: overlap 1013, 135.0 s; 1047, 117.0 s;
+        # noisy 1040, 228.8 s: told 200-400 ms late when fitted again).
         d0 = self._d0
         if (
             self._fresh

@@ -11,8 +11,7 @@ heavy knock, so a further stick holds its count a window, and the count told is 
 hold saw."""
 
 import pytest
-from test_detect_press_origin import _told, _turn
-from tuning_games import samples_between, tuning_game
+from tuning_games import samples_between, told_between, tuning_game, turn_span
 
 from sticktable.sim.detection import run_detector
 
@@ -50,10 +49,10 @@ def test_sticks_a_knock_sent_off_are_told_no_more_than_fell(regime, seed, turn, 
     # (69.17 s, 3 off): "fell 2" at 69.43 s, then, the drop deepening on the hold's last
     # sample, "fell 2" again at 69.57 s; the count told is now the least the hold saw.
     game = tuning_game(regime, seed)
-    start, end = _turn(game, turn)
+    start, end = turn_span(game, turn)
     truth = game.truth_events()
     assert any(e["kind"] == "knock" and start <= e["t_ms"] < end for e in truth)
     fell = [e["count"] for e in truth if e["kind"] == "fell" and start <= e["t_ms"] < end]
     assert fell == [count]
-    told = _told(game, start, end)
+    told = told_between(game, start, end)
     assert sum(n for kind, n in told if kind == "fell") == count, told

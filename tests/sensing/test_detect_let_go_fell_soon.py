@@ -8,8 +8,7 @@ ends at the first quick window back at the level that holds within a band
 hand's tremor about one stick's level, or a hand still pressing as a stick falls elsewhere,
 crosses the level too."""
 
-from test_detect_press_origin import _told, _turn
-from tuning_games import fall_told_after, tuning_game
+from tuning_games import fall_told_after, told_between, tuning_game, turn_span
 
 
 def test_a_stick_let_go_that_fell_at_once_is_told_within_200_ms():
@@ -26,8 +25,8 @@ def test_a_slow_hands_tremor_about_one_stick_is_no_stick_let_go():
     # a rest seen, then the level crossed, looser than a band: told as "placed" and "fell 1"
     # at 6.10 s, and the stick placed at 6.77 s told again.
     game = tuning_game("slow-hands", 1090)
-    start, end = _turn(game, 1)
-    assert _told(game, start, end) == [("placed", None)]
+    start, end = turn_span(game, 1)
+    assert told_between(game, start, end) == [("placed", None)]
 
 
 def test_a_hand_pressing_as_a_stick_falls_elsewhere_is_no_stick_let_go():
@@ -37,5 +36,5 @@ def test_a_hand_pressing_as_a_stick_falls_elsewhere_is_no_stick_let_go():
     # touch. The press watch tells the fall at 264.44 s, the placement at 265.14 s (and a
     # touch at 267.17 s is the turn's own).
     game = tuning_game("overlap", 1000)
-    start, end = _turn(game, 61)
-    assert _told(game, start, end) == [("fell", 1), ("placed", None), ("touch", None)]
+    start, end = turn_span(game, 61)
+    assert told_between(game, start, end) == [("fell", 1), ("placed", None), ("touch", None)]

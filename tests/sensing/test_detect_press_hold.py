@@ -7,8 +7,7 @@ of the threshold since its run began, is a stick gone after one sample less. A r
 keeps growing (a stick sliding across the tower; a centre of pressure running out before a
 topple, through the plate's ringing) waits the whole hold, as before."""
 
-from test_detect_press_origin import _told, _turn
-from tuning_games import fall_told_after, tuning_game
+from tuning_games import fall_told_after, told_between, tuning_game, turn_span
 
 
 def test_a_plain_step_is_told_within_200_ms():
@@ -25,8 +24,8 @@ def test_a_residual_still_growing_through_a_ringing_waits_the_whole_hold():
     # g x mm over three samples (the centre of pressure running out, and the ringing): held
     # 3 samples it was told as "fell 1" at 241.70 s and the placement lost.
     game = tuning_game("independent", 1084)
-    start, end = _turn(game, 63)
-    told = _told(game, start, end)
+    start, end = turn_span(game, 63)
+    told = told_between(game, start, end)
     assert ("placed", None) in told and ("topple", None) in told, told
     assert not [k for k in told if k[0] == "fell"], told
 
@@ -36,5 +35,5 @@ def test_a_stick_sliding_across_the_tower_waits_the_whole_hold():
     # stick slides across the tower from 10.94 s while the plate still rings. The residual
     # grew 255 -> 300 g x mm over three samples: held 3 it was told as "fell 1" at 11.12 s.
     game = tuning_game("quiet", 1071)
-    start, end = _turn(game, 2)
-    assert _told(game, start, end) == [("placed", None)]
+    start, end = turn_span(game, 2)
+    assert told_between(game, start, end) == [("placed", None)]

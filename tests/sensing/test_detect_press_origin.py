@@ -11,22 +11,7 @@ range it stands off the line like a stick gone. Two origins were off:
   rest not yet settled) is no origin for the next hand: the plate held still before the hand's
   line is fitted is."""
 
-from tuning_games import samples_between, tuning_game
-
-from sticktable.sim.detection import run_detector
-
-
-def _turn(game, turn):
-    """(start, end) of a turn: from its button press to the next."""
-    presses = sorted(e["t_ms"] for e in game.truth_events() if e["kind"] == "button")
-    start = [e["t_ms"] for e in game.truth_events() if e["kind"] == "button" and e["turn"] == turn]
-    later = [t for t in presses if t > start[0]]
-    return start[0], later[0] if later else 1 << 62
-
-
-def _told(game, start, end):
-    found = run_detector(game.meta, samples_between(game, 0, end + 1500))
-    return [(e["kind"], e.get("count")) for e in found if start <= e["t_ms"] < end]
+from tuning_games import told_between, tuning_game, turn_span
 
 
 def test_a_press_measured_from_the_last_stable_window_is_no_fall():
@@ -34,9 +19,9 @@ def test_a_press_measured_from_the_last_stable_window_is_no_fall():
     # sample's moments its line stood off by 120 g x mm at the press's peak: a fall at 14.0 s.
     game = tuning_game("real", 1029)
     truth = game.truth_events()
-    start, end = _turn(game, 2)
+    start, end = turn_span(game, 2)
     assert not [e for e in truth if e["kind"] == "fell" and start <= e["t_ms"] < end]
-    assert ("fell", 1) not in _told(game, start, end)
+    assert ("fell", 1) not in told_between(game, start, end)
 
 
 def test_a_press_measured_from_where_the_plate_held_still_is_no_fall():
@@ -47,7 +32,7 @@ def test_a_press_measured_from_where_the_plate_held_still_is_no_fall():
     # and a stick placed for it, where a touch was.
     game = tuning_game("3-cells", 1016)
     truth = game.truth_events()
-    start, end = _turn(game, 44)
+    start, end = turn_span(game, 44)
     kinds = [e["kind"] for e in truth if start <= e["t_ms"] < end]
     assert kinds == ["button", "placed", "touch"], kinds
-    assert _told(game, start, end) == [("placed", None), ("touch", None)]
+    assert told_between(game, start, end) == [("placed", None), ("touch", None)]

@@ -6,8 +6,7 @@ to sample), that fit can be off by a few mm: the residual then stands off the li
 first sample judged and grows with the press, until it passes for a stick gone."""
 
 import pytest
-from test_detect_press_origin import _told, _turn
-from tuning_games import fall_told_after, tuning_game
+from tuning_games import fall_told_after, told_between, tuning_game, turn_span
 
 
 # Real tower (tuning seed 1013), turn 54: a hand touched the tower at 217.0 s, 44 g; its
@@ -30,10 +29,10 @@ from tuning_games import fall_told_after, tuning_game
 def test_a_touch_whose_first_fit_was_taken_off_the_hands_spot_is_no_fall(regime, seed, turn):
     game = tuning_game(regime, seed)
     truth = game.truth_events()
-    start, end = _turn(game, turn)
+    start, end = turn_span(game, turn)
     kinds = [e["kind"] for e in truth if start <= e["t_ms"] < end]
     assert kinds == ["button", "placed", "touch"], kinds
-    assert _told(game, start, end) == [("placed", None), ("touch", None)]
+    assert told_between(game, start, end) == [("placed", None), ("touch", None)]
 
 
 def test_a_stick_leaving_during_the_first_fit_is_told_on_time():

@@ -23,6 +23,21 @@ def samples_between(game: SimGame, start_ms: float, end_ms: float) -> list:
     return samples
 
 
+def turn_span(game: SimGame, turn: int) -> tuple[int, int]:
+    """(start, end) of a turn: from its button press to the next (or far on, for the last)."""
+    presses = sorted(e["t_ms"] for e in game.truth_events() if e["kind"] == "button")
+    start = [e["t_ms"] for e in game.truth_events() if e["kind"] == "button" and e["turn"] == turn]
+    later = [t for t in presses if t > start[0]]
+    return start[0], later[0] if later else 1 << 62
+
+
+def told_between(game: SimGame, start_ms: int, end_ms: int) -> list[tuple[str, int | None]]:
+    """(kind, count) of each event the detector told from start_ms to end_ms, the detector run
+    from the game's start to 1.5 s past the end (what the stretch's last events settle into)."""
+    found = run_detector(game.meta, samples_between(game, 0, end_ms + 1500))
+    return [(e["kind"], e.get("count")) for e in found if start_ms <= e["t_ms"] < end_ms]
+
+
 def sticks_fallen(game: SimGame, start_ms: float, end_ms: float) -> tuple[int, int]:
     """(sticks that fell, sticks told fallen) from start_ms to end_ms of a game, the detector
     run from the game's start."""
