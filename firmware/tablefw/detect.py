@@ -743,7 +743,8 @@ class Detector:
             self._one_for_one(t)
             self._keep_origin()
             return
-        if calm and self._ep and not self._ep_fell and self._let_go_fell():
+        # (_pl_back first: set only once a rest was seen and left, so most samples ask no more)
+        if calm and self._ep and self._pl_back and not self._ep_fell and self._let_go_fell():
             if back_after_let_go(self, level):
                 self._episode_end(t)  # (let go, rested, fell off: told once back, still)
                 self._keep_origin()
