@@ -34,7 +34,8 @@
 #   that hand letting go, no fall (settle.let_go).
 #   A touch is reported once the hand has gone and the level, averaged over two windows, is
 #   back, though the plate still rings (heavy ringing takes a second to die away; one not
-#   learned yet too: the windows' average takes out most of it).
+#   learned yet too: the windows' average takes out most of it), unless the moments stand
+#   moved as after a swap.
 # - An episode always ends once the plate is still, whatever the level: one over 3 s old whose
 #   level holds within a few bands for 0.8 s is settled as a stable window would be, else its
 #   level is taken as it is (a slow plate's unlearned ringing can keep every window from
@@ -1320,10 +1321,11 @@ class Detector:
         window (heavy ringing takes a second to die away; one the fits have not learned yet
         swings the total itself, and the two windows' average takes out most of it). The
         touch is reported now; the episode runs on until the plate is still (it holds back
-        onsets meanwhile)."""
+        onsets meanwhile). Not while the moments stand moved as a stick swapped leaves them:
+        the stable window tells (DETECTOR.md, limit 1)."""
         if self._ep_touch or not self._touched() or self._let_go_fell() or self._press.maybe:
             return  # (maybe a stick fell during the press: the stable level tells)
-        if back_over_windows(self, level):
+        if back_over_windows(self, level) and not swapped(self):
             self._emit(TOUCH, t, 1, self._ep_peak)
             self._ep_touch = True
 

@@ -11,7 +11,10 @@ stick x mm. The truth then says what the press was: a touch (a touch ended withi
 before, no placement nor fall), or a swap (a placement within 0.5 s and a fall within 1.5 s
 before). Per regime it prints how far touches moved the moments (largest, 99th percentile)
 and how many swapped told as a swap (wrong), and each swap with its shift and whether it was
-told. The shift asked for (_UNSEEN_MM and _NOISE_X in settle.py) was set from these."""
+told. The shift asked for (_UNSEEN_MM and _NOISE_X in settle.py) was set from these. Those
+are the asks of the stable window that ends the episode; a touch told through the ringing
+asks too, every sample, and waits for that window while the answer is yes: the touches that
+waited so are counted apart."""
 
 from __future__ import annotations
 
@@ -24,15 +27,17 @@ SKIP = ("original", "scenarios")  # no ringing or no presses to speak of; not a 
 
 
 def one_game(job):
-    """(regime, seed, [(t_ms, shift, asked, told, kind)]) for one tuning game: told, swapped
-    said yes; kind is "touch", "swap" or "" (a press the truth says neither of)."""
+    """(regime, seed, [(t_ms, shift, asked, told, kind, waited)]) for one tuning game: told,
+    swapped said yes; kind is "touch", "swap" or "" (a press the truth says neither of);
+    waited: asked by a touch through the ringing (Detector._touch_through_ring), not by the
+    stable window: the episode's start (ms), else 0."""
     from bench_detect import played
 
     from sticktable.sim.detection import run_detector
     from tablefw import settle
 
     regime, seed, physics, cache = job
-    asked_at = []  # (t_ms, shift, asked, told)
+    asked_at = []  # (t_ms, shift, asked, told, waited: 0 or the episode's start)
     pending = []  # asked during the sample being fed, its time not known yet
     asked_by = settle.swap_asked
 
@@ -41,7 +46,10 @@ def one_game(job):
         if far:
             shift = settle.moments_shift(det)
             told = settle.shift_tells(det, shift, far)
-            pending.append((shift * 100 / det._stick, far / det._stick, told))
+            # (swap_asked <- swapped <- the Detector's method that asked)
+            ring = sys._getframe(2).f_code.co_name == "_touch_through_ring"
+            waited = det._ep_t if ring else 0
+            pending.append((shift * 100 / det._stick, far / det._stick, told, waited))
         return far
 
     def stamp(sample, det):
@@ -55,13 +63,13 @@ def one_game(job):
     finally:
         settle.swap_asked = asked_by
     rows = []
-    for t, shift, far, told in asked_at:
+    for t, shift, far, told, waited in asked_at:
         before = [(e["kind"], t - e["t_ms"]) for e in truth if 0 <= t - e["t_ms"] <= 1500]
         touch = any(k == "touch" and dt <= 500 for k, dt in before)
         placed = any(k == "placed" and dt <= 500 for k, dt in before)
         fell = any(k == "fell" for k, _ in before)
         kind = "swap" if placed and fell else "touch" if touch and not placed and not fell else ""
-        rows.append((t, shift, far, told, kind))
+        rows.append((t, shift, far, told, kind, waited))
     return regime, seed, rows
 
 
@@ -78,20 +86,26 @@ def main() -> int:
     for regime, seed, rows in each_game(one_game, jobs, args.jobs):
         found[regime] += [(seed, *row) for row in rows]
     print("shifts as a stick x mm; asked = what settle.swapped asked of that press")
-    print(f"{'regime':12} {'touches':>7} {'largest':>7} {'p99':>5} {'told as swaps':>13}")
+    print(
+        f"{'regime':12} {'touches':>7} {'largest':>7} {'p99':>5} {'told as swaps':>13}"
+        f" {'waited':>6}"
+    )
     for regime in found:
-        touches = sorted(r[2] for r in found[regime] if r[5] == "touch")
-        over = sum(1 for r in found[regime] if r[5] == "touch" and r[4])
+        ended = [r for r in found[regime] if not r[6]]
+        touches = sorted(r[2] for r in ended if r[5] == "touch")
+        over = sum(1 for r in ended if r[5] == "touch" and r[4])
+        # (touches whose through-the-ringing telling waited at least one sample)
+        waited = len({(r[0], r[6]) for r in found[regime] if r[6] and r[4] and r[5] == "touch"})
         top = (
             f"{touches[-1]:7.1f} {touches[len(touches) * 99 // 100]:5.1f}"
             if touches
             else "     -     -"
         )
-        print(f"{regime:12} {len(touches):7} {top} {over:13}")
+        print(f"{regime:12} {len(touches):7} {top} {over:13} {waited:6}")
     print("swaps (regime seed t_ms: shift / asked, told):")
     for regime in found:
-        for seed, t, shift, far, told, kind in found[regime]:
-            if kind == "swap":
+        for seed, t, shift, far, told, kind, waited in found[regime]:
+            if kind == "swap" and not waited:
                 said = "told" if told else "missed"
                 print(f"  {regime} {seed} {t}: {shift:.1f} / {far:.1f} {said}")
     return 0

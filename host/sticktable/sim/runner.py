@@ -77,8 +77,10 @@ class FirmwareDied(UserError):
 # than a Pico's 192 KB. A real board loads precompiled .mpy files (tests/bench/bench_ram.py
 # reports the smallest heap each way). Where the compiler's largest block lands depends on the
 # order of everything compiled before it, so a detector a few lines shorter can fail at 256 KB
-# where a longer one passed: this heap is a test setting, not the product's budget.
-SOURCE_HEAP = "320K"
+# where a longer one passed: this heap is a test setting, not the product's budget. (320 KB
+# until a swap guard of one comparison in settle.py left the ESP32 test's script short of
+# 1,280 contiguous bytes: it passed at 336 KB and failed at 304, so 384 KB keeps a margin.)
+SOURCE_HEAP = "384K"
 
 
 def find_micropython() -> str:
