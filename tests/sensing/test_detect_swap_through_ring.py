@@ -26,7 +26,8 @@ def test_a_touch_whose_moments_swing_through_the_ringing_is_still_a_touch():
     # Real tower (tuning seed 1085), turn 25: a touch from 95.70 s to 96.11 s sways the
     # tower; its moments swing 20-260 g x mm off the level's over the next 0.3 s (asked: 79),
     # and the touch is told at 96.44 s, once they are back. Telling the swap whenever the
-    # moments stood that far made this turn's placement, fall and touch three swaps.
+    # moments stood that far told the placing hand's press (93.75 s) and the touch (95.84 s)
+    # as "placed" and "fell 1" each.
     game = tuning_game("real", 1085)
     start, end = turn_span(game, 25)
     assert told_between(game, start, end) == [("placed", None), ("fell", 1), ("touch", None)]
