@@ -15,8 +15,8 @@ from tuning_games import told_between, tuning_game, turn_span
 def test_a_stick_placed_as_another_fell_near_the_hand_is_a_swap_on_a_ringing_plate():
     # Overlap tower (tuning seed 1091), turn 4: a hand presses a stick on from 21.18 s and
     # another falls at 21.27 s, near the hand's spot; the hand lets go at 21.66 s with the
-    # total back at its level and the moments moved by 90-210 g x mm (asked: 48). Told as a
-    # touch through the ringing at 21.91 s; the stable window at 21.98 s tells the swap.
+    # total back at its level and the moments moved by 90-210 g x mm (asked: 48). A touch
+    # was told through the ringing at 21.91 s; now the stable window at 21.98 s tells the swap.
     game = tuning_game("overlap", 1091)
     start, end = turn_span(game, 4)
     assert told_between(game, start, end) == [("placed", None), ("fell", 1)]
