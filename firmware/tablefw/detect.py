@@ -659,7 +659,7 @@ class Detector:
         jz = self._az[j] - self._az[j2]
         e = jx * jx + jy * jy + jz * jz
         rate = 7 if self._armed else 4  # learn the noise fast before the first baseline
-        if e > 4 * self._jnoise and 2 * self._jnoise > self._jolt2:
+        if 2 * self._jnoise > self._jolt2 and e > 4 * self._jnoise:
             # (a base so noisy (jumps of 28 mg rms and over) that a knock's jump can stay
             # under 8x its noise: one over 4x may be a knock, and the cells are asked to show
             # a fall's drop stands, _kicked. Not on a quieter base, whose own noise and a
