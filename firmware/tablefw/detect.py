@@ -1365,6 +1365,7 @@ class Detector:
         (more told: the level was caught short, its rest leaves soon). `n`: the origin's window."""
         if let_go(self, t, -drop, n):
             return  # (no fall: a hand letting go of the stick it placed)
+        drop += self._rest_before_fall(t)
         self._touch_fell(t, drop)
         k = self._count(drop)
         if k > self._fk:
@@ -1377,6 +1378,19 @@ class Detector:
         self._fall_n = k
         self._forget(k, drop)
         self._commit(-drop, n)
+
+    def _rest_before_fall(self, t):
+        """The rest of the last stick, if the plate stood that far above the level when this
+        fall began (g x100, else 0): a hand that held part of the stick let go after a long
+        hold, and a stick fell before the level took the rest in (past _REST_MS it takes a
+        rise only once it has held still, and only over a band). Taken into the level and the
+        stick's mass now, the fall is measured from where the plate stood (independent 1030,
+        93.7 s: 2.3 g short, and the next stick's fall counted as this one's rest)."""
+        r = self._wt - self._level
+        if r <= 0 or r > self._same or not self._rest_of_last(t, r):
+            return 0
+        self._level += r
+        return r
 
     def _unit(self, n=0, g100=0):
         """Typical mass of the sticks on the tower (weighed when placed), with `n` more sticks
