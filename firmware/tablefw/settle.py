@@ -258,6 +258,12 @@ def loose_holds(det, d, slope):
     band = det._band
     if 2 * slope < -band or 2 * slope > band:
         return False
+    # Nor heavier than 120 % of the sticks weighed so far (once three were): a light hand
+    # pressing 15-20 g on 12 g sticks holds loosely at 1.2-1.3 of one through a ringing
+    # (independent 1054, 34.0 s, after a knock), and its let-go was told "fell 1". A stable
+    # window still places up to _ONE_HI_PCT (a hand resting on a stick just placed).
+    if det._placed_n >= 3 and 5 * d > 6 * det._mean:
+        return False
     newest = det._ring[(det._ri - 1) & _RMASK] - det._level - d
     if 4 * slope > band and 2 * newest > band:
         return False
