@@ -17,3 +17,11 @@ def test_a_burst_is_counted_against_the_sticks_weighed_as_placed_too():
     # against 7.96 g learned from the placements (the sticks weigh 7.7-8.1 g): 7.46 sticks,
     # counted 7. Judged against the mean of the two (8.17 g): 7.65, counted 8.
     assert sticks_fallen(tuning_game("noisy", 1063), 192800, 193900) == (8, 8)
+
+
+def test_no_fall_takes_the_plate_below_its_empty_weight():
+    # Independent tuning game 1067, turn 0: the game's first stick (12.2 g) falls at 5.18 s,
+    # before any ringing is learned; its level was taken mid-slide, 5 g still on the plate,
+    # and the unlearned ringing then swung the total 5 g below the empty plate: "fell 1"
+    # again at 5.86 s, from a tower with no stick left on it.
+    assert sticks_fallen(tuning_game("independent", 1067), 4700, 6600) == (1, 1)

@@ -7,7 +7,7 @@ creep, that stick stayed weighed short, and so did the typical stick learned fro
 placements: a 3-stick fall (88.2 s) then looked whole at its short level, its rest was not
 followed, and the level stayed 4 g high, so the next stick (90.9 s) rose only 8 g (not one
 stick) and the one after looked like two: both missed. A fall may come before the level takes
-the rest in: it is measured from where the plate stood (Detector._rest_before_fall)."""
+the rest in: it is measured from where the plate stood (settle.rest_before_fall)."""
 
 from tuning_games import samples_between, sticks_fallen, tuning_game
 
