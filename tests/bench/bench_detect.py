@@ -70,6 +70,41 @@ def regimes() -> dict:
     return REGIMES
 
 
+def regimes_with(pushed: dict) -> dict:
+    """The regimes, each with the physics settings `pushed` (--set) in place of its own."""
+    return {name: (what, dict(spec, **pushed)) for name, (what, spec) in regimes().items()}
+
+
+def physics_setting(text: str) -> tuple[str, object]:
+    """--set NAME=VALUE or NAME=LOW,HIGH: (name, value or (low, high)) of one physics setting
+    (sim/physics.py, or the board's stick_g, cells, noise_scale; spread, tremor). ValueError
+    saying why, in one line, for a name or a value that is none."""
+    from sticktable.sim.physics import Physics
+
+    # (each setting's type, from its default)
+    defaults = dict(vars(Physics()), stick_g=8.0, cells=4, noise_scale=1.0, spread=0.05, tremor=1.0)
+    name, eq, value = text.partition("=")
+    if not eq or name not in defaults:
+        raise ValueError(
+            f"--set {text!r}: NAME=VALUE or NAME=LOW,HIGH, NAME one of {sorted(defaults)}"
+        )
+    try:
+        numbers = tuple(float(v) for v in value.split(","))
+    except ValueError:
+        numbers = ()
+    default = defaults[name]
+    if isinstance(default, bool) or name == "cells":
+        allowed = (0.0, 1.0) if isinstance(default, bool) else (3.0, 4.0)
+        if len(numbers) != 1 or numbers[0] not in allowed:
+            raise ValueError(f"--set {text!r}: {name} is {allowed[0]:g} or {allowed[1]:g}")
+        return name, type(default)(numbers[0])
+    if len(numbers) not in (1, 2):
+        raise ValueError(f"--set {text!r}: VALUE is a number, or LOW,HIGH a range")
+    if isinstance(default, tuple):  # (a setting that is itself a range: one value is both ends)
+        return name, numbers if len(numbers) == 2 else numbers * 2
+    return name, numbers[0] if len(numbers) == 1 else numbers
+
+
 def tuning_jobs(tool: str, args, skip: tuple) -> list[tuple] | None:
     """(regime, seed, physics, cache) for a tuning tool's games (tests/bench/swap_shift.py,
     ring_learned.py): args.games tuning seeds on each regime args.only names (comma-separated;
@@ -380,6 +415,15 @@ def main() -> int:
         help="traces carry the plate's ringing from a calibration tap on the same table",
     )
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=LOW,HIGH",
+        help="push one physics setting (host/sticktable/sim/physics.py) on every regime run, "
+        "not the scenarios: how detection fares on physics no regime has (repeatable; "
+        "e.g. --set leave_ms=30,150)",
+    )
+    parser.add_argument(
         "--cache",
         metavar="DIR",
         help="keep each played game in DIR and reuse it while the virtual tower's source is "
@@ -400,12 +444,17 @@ def main() -> int:
     if not 1 <= args.scenario_seeds <= len(TUNING_SEEDS):
         print(f"bench_detect: --scenario-seeds must be 1..{len(TUNING_SEEDS)}", file=sys.stderr)
         return 2
+    try:
+        pushed = dict(physics_setting(text) for text in args.set)
+    except ValueError as err:
+        print(f"bench_detect: {err}", file=sys.stderr)
+        return 2
 
     from sticktable.sim.evaluate import Tally
     from sticktable.sim.scenarios import SCENARIOS
 
     start = time.time()
-    all_regimes = regimes()
+    all_regimes = regimes_with(pushed)
     wanted = args.only.split(",") if args.only else [*all_regimes, "scenarios"]
     unknown = [r for r in wanted if r not in all_regimes and r != "scenarios"]
     if unknown:
@@ -464,6 +513,9 @@ def main() -> int:
     )
     for name in chosen:
         print(f"  {name:12} {all_regimes[name][0]}")
+    if pushed:
+        said = ", ".join(f"{k}={v}" for k, v in pushed.items())
+        print(f"SET on every regime above (not the scenarios): {said}")
     print("\ntargets: placed R/P >= 99.8 %, fell exact >= 99.8 %, every topple, 0 false,")
     print("topple p95 <= 100 ms, fell p95 <= 200 ms, placed p95 <= 300 ms, touch >= 95 %")
     print("fell exact: turns whose reported fallen count is right, over every turn (a fall")
