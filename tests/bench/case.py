@@ -127,9 +127,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--cache", help="directory of played games (as bench_detect.py)")
     parser.add_argument("--reporting", action="store_true", help="allow a reporting seed")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=LOW,HIGH",
+        help="the regime with this physics setting pushed on it (as bench_detect.py --set)",
+    )
     args = parser.parse_args(argv)
     sys.path[:0] = [str(HERE), str(ROOT / "host"), str(ROOT / "firmware")]
-    from bench_detect import TUNING_SEEDS, played, regimes
+    from bench_detect import TUNING_SEEDS, physics_setting, played, regimes, regimes_with
 
     from sticktable.sim.scenarios import SCENARIOS
 
@@ -145,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.window <= 0:
         return fail("--window must be above 0")
+    try:
+        pushed = dict(physics_setting(text) for text in args.set)
+    except ValueError as err:
+        return fail(str(err))
+    if pushed and args.scenario:
+        return fail("--set pushes a setting on a regime, not a scenario")
     probes = []
     for expr in args.probe:
         try:
@@ -161,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         played_scenario = scenario(args.regime, seed=args.seed)
         meta, samples, truth = played_scenario.meta, played_scenario.samples, played_scenario.truth
     else:
-        meta, samples, truth, _ = played(args.seed, regimes()[args.regime][1], False, args.cache)
+        physics = regimes_with(pushed)[args.regime][1]
+        meta, samples, truth, _ = played(args.seed, physics, False, args.cache)
     if args.turn is not None:
         span = turn_span(truth, args.turn)
         if span is None:

@@ -56,6 +56,8 @@ def test_samples_and_probes_come_once_a_sample(case, game, capsys):
         (["original", "1000", "--at", "3", "--window", "0"], "--window must be above 0"),
         (["original", "1000", "--at", "3", "--probe", "det.("], "--probe 'det.('"),
         (["original", "1000", "--turn", "9999"], "game 1000 has no turn 9999"),
+        (["original", "1000", "--at", "3", "--set", "leave=3"], "--set 'leave=3'"),
+        (["--scenario", "fall-at-once", "1008", "--at", "3", "--set", "cells=3"], "not a scenario"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(case, capsys, args, said):
@@ -95,3 +97,11 @@ def test_a_scenario_plays_by_its_name_with_scenario(case, capsys):
     assert "unknown regime 'fall-at-once'" in capsys.readouterr().err
     assert case.main(["--scenario", "noisy", *at]) == 2
     assert "unknown scenario 'noisy'" in capsys.readouterr().err
+
+
+def test_a_setting_pushed_plays_the_regimes_game_on_it(case, capsys):
+    # (as bench_detect.py --set: the original tower's game 1000 with 12 g sticks, not 8 g)
+    assert case.main(["original", "1000", "--turn", "3", "--set", "stick_g=12"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    grams = [float(line.rsplit("grams=", 1)[1]) for line in out if "TRUTH  kind=placed" in line]
+    assert grams and all(11.4 <= g <= 12.6 for g in grams)
