@@ -114,6 +114,8 @@ from tablefw.settle import (
     back_after_let_go,
     back_over_windows,
     fall_rest,
+    filtered_rest,
+    hand_again,
     hold_lapsed,
     let_go,
     loose_holds,
@@ -1064,7 +1066,6 @@ class Detector:
             if dev < -self._exc and calm:
                 self._ep_neg += 1
         if self._ep and self._nring >= _QUICK:
-            s = self._stick
             ringing = self._a2 or self._c2
             if (
                 ticks_diff(t, self._shake_t) <= _SHAKE_MS
@@ -1079,9 +1080,11 @@ class Detector:
                 # plate's) smears a short rest on a plate that hardly rings; the raw total,
                 # still within a band, shows it (a plate that rings is not still raw).
                 pass
+            elif self._bn > _SMOOTH and filtered_rest(self, t):
+                pass
             else:
                 self._pl_run = 0
-                if self._pl_on and dev > self._pl_level + s // 2:
+                if self._pl_on and hand_again(self, dev):
                     self._pl_on = False
                 elif self._pl_on and not self._pl_back:
                     self._still_resting(t)

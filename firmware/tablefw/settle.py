@@ -15,6 +15,8 @@ _TAIL_MS = const(3000)  # a small change this soon after a fall without a hand i
 _REST_MS = const(800)  # a small change this soon after a placement is the rest of its stick
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
 _SHORT_MS = const(500)  # what a fall's level caught short of its count leaves this soon after
+_UMASK = const(31)  # the inverse filter's output kept (before the boxcar)
+_SMOOTH = const(4)  # the boxcar's length on a fast plate (a slow one's is its period)
 
 # A stick swapped (swapped):
 _SHIFT_MM = const(10)  # a press back at its level, moments moved by a stick this far (a maybe) ...
@@ -282,6 +284,50 @@ def loose_holds(det, d, slope):
     if 4 * slope > band and 2 * newest > band:
         return False
     return 4 * slope >= -band or newest >= -band
+
+
+def filtered_rest(det, t):
+    """On a slow plate, does the inverse filter's own output (before the period's boxcar)
+    hold one stick up, within _LOOSE_X bands, over the last _QUICK samples? Then it is judged as a
+    still window (det._resting): a stick let go that falls within 150 ms rests inside one
+    period, where the boxcar never shows it (DETECTOR.md, limit 7)."""
+    uh = det._uh
+    j = det._si
+    lo = hi = s = 0
+    for i in range(_QUICK):
+        j = (j - 1) & _UMASK
+        v = uh[j]
+        s += v
+        if i == 0 or v < lo:
+            lo = v
+        if i == 0 or v > hi:
+            hi = v
+    d = s // _QUICK - det._level
+    if hi - lo > det._band * _LOOSE_X or not (det._one_lo < d < det._one_hi):
+        return False
+    det._resting(t, d)
+    return True
+
+
+def _filtered(det):
+    """The mean of the inverse filter's last _QUICK outputs over the level (g x100)."""
+    j = det._si
+    s = 0
+    for _ in range(_QUICK):
+        j = (j - 1) & _UMASK
+        s += det._uh[j]
+    return s // _QUICK - det._level
+
+
+def hand_again(det, dev):
+    """Is a stick seen resting alone pressed on again, the level (`dev`, the boxcar's) half a
+    stick over it? On a slow plate the boxcar holds a press let go for a period after it; a
+    rest filtered_rest saw inside that period is pressed again only if the filter's own
+    output says so too."""
+    half = det._stick // 2
+    if dev <= det._pl_level + half:
+        return False
+    return det._bn <= _SMOOTH or _filtered(det) > det._pl_level + half
 
 
 def place_through_ring(det, t, level):

@@ -14,7 +14,7 @@ CONST = re.compile(r"^(_[A-Z0-9_]+) = const\((-?\d+)\)", re.M)
 SHARED = {
     "ringfit.py": {"_RMASK", "_RW", "_Q", "_SMOOTH", "_SHAKE_MS", "_CH", "_UH", "_UMASK"},
     "lean.py": {"_RING", "_RMASK", "_WIN", "_TREND"},
-    "settle.py": {"_WIN", "_QUICK", "_LOOSE_X", "_REST_MS"},
+    "settle.py": {"_WIN", "_QUICK", "_LOOSE_X", "_REST_MS", "_UMASK", "_SMOOTH"},
     "tilt.py": {"_RMASK", "_WIN"},
 }
 

@@ -7,9 +7,11 @@ from sticktable.sim.game import SimGame
 from sticktable.sim.regimes import REGIMES
 
 
-def tuning_game(regime: str, seed: int) -> SimGame:
-    """The game the bench plays on `regime`'s physics with `seed` (1000 and up: tuning seeds)."""
-    return SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=REGIMES[regime][1], lively=1.5)
+def tuning_game(regime: str, seed: int, **pushed) -> SimGame:
+    """The game the bench plays on `regime`'s physics with `seed` (1000 and up: tuning seeds);
+    `pushed` physics settings in place of the regime's own, as bench_detect.py --set plays it."""
+    physics = dict(REGIMES[regime][1], **pushed)
+    return SimGame(["Ann", "Bo", "Cy"], seed=seed, physics=physics, lively=1.5)
 
 
 def samples_between(game: SimGame, start_ms: float, end_ms: float) -> list:
