@@ -288,21 +288,20 @@ def loose_holds(det, d, slope):
 
 def filtered_rest(det, t):
     """On a slow plate, does the inverse filter's own output (before the period's boxcar)
-    hold one stick up, within _LOOSE_X bands, over the last _QUICK samples? Then it is judged as a
-    still window (det._resting): a stick let go that falls within 150 ms rests inside one
-    period, where the boxcar never shows it (DETECTOR.md, limit 7)."""
+    hold one stick up, within _LOOSE_X bands, over the last _QUICK samples? Then it is judged
+    as a still window (det._resting): a stick let go that falls within 150 ms rests inside
+    one period, where the boxcar never shows it (DETECTOR.md, limit 7)."""
     uh = det._uh
-    j = det._si
-    lo = hi = s = 0
-    for i in range(_QUICK):
+    j = (det._si - 1) & _UMASK
+    lo = hi = uh[j]
+    for _ in range(1, _QUICK):
         j = (j - 1) & _UMASK
         v = uh[j]
-        s += v
-        if i == 0 or v < lo:
+        if v < lo:
             lo = v
-        if i == 0 or v > hi:
+        elif v > hi:
             hi = v
-    d = s // _QUICK - det._level
+    d = _filtered(det)
     if hi - lo > det._band * _LOOSE_X or not (det._one_lo < d < det._one_hi):
         return False
     det._resting(t, d)
