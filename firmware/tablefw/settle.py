@@ -245,6 +245,11 @@ def fall_rest(det, t):
     that low until a resync, and the next stick weighs short or is not placed at all."""
     if ticks_diff(t, det._last_fall_t) >= _TAIL_MS:
         return False
+    # (not once a stick was placed since: a drop then is its hand easing, and taken as the
+    # fall's rest it barred that stick's own rest, the level stood short and the next stick
+    # went unplaced: ring-light 1070 at 34.3 s)
+    if ticks_diff(det._last_place_t, det._last_fall_t) > 0:
+        return False
     return det._fall_drop < det._fall_n * det._mean
 
 

@@ -72,3 +72,17 @@ def test_a_fall_s_tail_is_counted_against_the_tower_as_it_stood_before_the_fall(
     det._fall_n, det._fall_drop = 24, 18960
     assert det._unit(24, 18960) == 690  # (the tail's unit: the fall's sticks counted in)
     assert det._unit() == 540
+
+
+def test_a_drop_after_the_next_placement_is_no_rest_of_the_fall_before_it():
+    # Ring-light tuning game 1070: 4 sticks fell at 31.5 s, their level taken short. The next
+    # stick was placed at 33.7 s while its hand still held part of it (told at 7.1 g of 8.3);
+    # at 34.27 s a drop under a band, the hand easing, was taken for the rest of that fall, 2.8
+    # s after it. Once a fall came since the placement, no later change is its stick's rest, so
+    # the 1.2 g arriving as the hand let go (34.33 s) was not taken in: the level stood short,
+    # the stick of turn 9 (36.8 s) was never placed, and the 5-stick fall at 37.0 s was told 4.
+    from tuning_games import sticks_fallen, told_between, tuning_game
+
+    game = tuning_game("ring-light", 1070)
+    assert ("placed", None) in told_between(game, 35477, 37000)
+    assert sticks_fallen(game, 35477, 41373) == (5, 5)
