@@ -64,6 +64,7 @@ from array import array
 
 from tablefw.compat import const
 from tablefw.median import Twist
+from tablefw.ringfit import newest_load
 
 _LIM_T = const(400)  # change in total, g x2: 200 g
 _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
@@ -90,8 +91,6 @@ _GROW_X = const(4)  # ... having grown by 1/_GROW_X of the threshold over half t
 _PAST = const(16)  # changes kept for the run-on (power of two, over half the longest boxcar)
 _PMASK = const(15)
 _CALM = const(32)  # samples the plate holds still, before the hand's line, to be measured from
-_UH = const(32)  # as in detect.py: values out of the ringing's inverse filter kept per channel
-_UMASK = const(31)
 
 
 class PressWatch:
@@ -109,7 +108,7 @@ class PressWatch:
         self._px = array("i", [0] * _PAST)
         self._py = array("i", [0] * _PAST)
         self._pi = 0  # where the newest is
-        self._det = det  # the Detector feeding it (tablefw/detect.py), for _newest()
+        self._det = det  # the Detector feeding it (tablefw/detect.py), for newest_load()
         self._twist = Twist(det)  # its cells' twist (4 cells): a reading gone wild
         self.reset()
 
@@ -425,9 +424,9 @@ class PressWatch:
         grew = (abs(gx) + abs(gy)) * _GROW_X >= off
         if det is None or not held or moved > off or r * 2 <= off or not grew:
             return 0
-        nt = max(-_LIM_T, min(_LIM_T, (_newest(det, 0) - det._wt - self._ot) // 50))
-        nx = _newest(det, 1) - det._mx - self._ox - hx * nt // 16
-        ny = _newest(det, 2) - det._my - self._oy - hy * nt // 16
+        nt = max(-_LIM_T, min(_LIM_T, (newest_load(det, 0) - det._wt - self._ot) // 50))
+        nx = newest_load(det, 1) - det._mx - self._ox - hx * nt // 16
+        ny = newest_load(det, 2) - det._my - self._oy - hy * nt // 16
         if abs(nx) + abs(ny) < off:
             return 0
         return abs(ax) + abs(ay)
@@ -528,17 +527,3 @@ def _guessed(det):
         if gap[k + j] and (gap[k + (mi + 2) % 3] or not det._near(k, mi, i)):
             return True
     return False
-
-
-def _newest(det, c):
-    """The Detector's newest load on channel c (total, moment x, moment y) before a slow
-    ringing's boxcar: its last four values out of the inverse filter averaged (that raises the
-    cells' noise, most at the sample rate, which pairs cancel). It lags a load's change by
-    under two samples, the boxcar by half a period."""
-    uh = det._uh
-    b = c * _UH
-    si = det._si
-    s = 0
-    for j in range(1, 5):
-        s += uh[b + ((si - j) & _UMASK)]
-    return s // 4

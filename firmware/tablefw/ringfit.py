@@ -392,6 +392,20 @@ def renull(det):
     det._press.restart()
 
 
+def newest_load(det, c):
+    """The Detector's newest load on channel c (total, moment x, moment y) before a slow
+    ringing's boxcar: its last four values out of the inverse filter averaged (that raises the
+    cells' noise, most at the sample rate, which pairs cancel). It lags a load's change by
+    under two samples, the boxcar by half a period."""
+    uh = det._uh
+    b = c * _UH
+    si = det._si
+    s = 0
+    for j in range(1, 5):
+        s += uh[b + ((si - j) & _UMASK)]
+    return s // 4
+
+
 def raw_jump(det, n):
     """The largest step of the raw total (halved, as the fit keeps it) over the last n
     samples. With a slow ringing learned, each step less what the ringing predicts from the

@@ -5,6 +5,7 @@
 # no allocation.
 
 from tablefw.compat import const, ticks_diff
+from tablefw.ringfit import newest_load
 
 # As in detect.py:
 _WIN = const(8)  # samples a stable state needs
@@ -296,6 +297,8 @@ def filtered_rest(det, t):
     hold one stick up, within _LOOSE_X bands, over the last _QUICK samples? Then it is judged
     as a still window (det._resting): a stick let go that falls within 150 ms rests inside
     one period, where the boxcar never shows it (DETECTOR.md, limit 7)."""
+    if det._bn <= _SMOOTH:
+        return False
     uh = det._uh
     j = (det._si - 1) & _UMASK
     lo = hi = uh[j]
@@ -306,21 +309,11 @@ def filtered_rest(det, t):
             lo = v
         elif v > hi:
             hi = v
-    d = _filtered(det)
+    d = newest_load(det, 0) - det._level
     if hi - lo > det._band * _LOOSE_X or not (det._one_lo < d < det._one_hi):
         return False
     det._resting(t, d)
     return True
-
-
-def _filtered(det):
-    """The mean of the inverse filter's last _QUICK outputs over the level (g x100)."""
-    j = det._si
-    s = 0
-    for _ in range(_QUICK):
-        j = (j - 1) & _UMASK
-        s += det._uh[j]
-    return s // _QUICK - det._level
 
 
 def hand_again(det, dev):
@@ -331,7 +324,7 @@ def hand_again(det, dev):
     half = det._stick // 2
     if dev <= det._pl_level + half:
         return False
-    return det._bn <= _SMOOTH or _filtered(det) > det._pl_level + half
+    return det._bn <= _SMOOTH or newest_load(det, 0) - det._level > det._pl_level + half
 
 
 def place_through_ring(det, t, level):

@@ -81,8 +81,9 @@ def physics_setting(text: str) -> tuple[str, object]:
     saying why, in one line, for a name or a value that is none."""
     from sticktable.sim.physics import Physics
 
-    # (each setting's type, from its default)
-    defaults = dict(vars(Physics()), stick_g=8.0, cells=4, noise_scale=1.0, spread=0.05, tremor=1.0)
+    # (only the kind of each default is read: a number, a range, a switch, a count of cells)
+    defaults = dict(vars(Physics()), cells=0)
+    defaults.update(dict.fromkeys(("stick_g", "noise_scale", "spread", "tremor"), 0.0))
     name, eq, value = text.partition("=")
     if not eq or name not in defaults:
         raise ValueError(

@@ -35,33 +35,43 @@ def one_game(job):
 
     from sticktable.sim.detection import run_detector
     from tablefw import settle
+    from tablefw.detect import Detector
 
     regime, seed, physics, cache = job
     asked_at = []  # (t_ms, shift, asked, told, waited: 0 or the episode's start)
     pending = []  # asked during the sample being fed, its time not known yet
     asked_by = settle.swap_asked
+    through_ring = Detector._touch_through_ring
+    in_ring = []  # non-empty while a touch through the ringing asks
 
     def logged(det):
         far = asked_by(det)
         if far:
             shift = settle.moments_shift(det)
             told = settle.shift_tells(det, shift, far)
-            # (swap_asked <- swapped <- the Detector's method that asked)
-            ring = sys._getframe(2).f_code.co_name == "_touch_through_ring"
-            waited = det._ep_t if ring else 0
+            waited = det._ep_t if in_ring else 0
             pending.append((shift * 100 / det._stick, far / det._stick, told, waited))
         return far
+
+    def ring_asks(det, t, level):
+        in_ring.append(True)
+        try:
+            return through_ring(det, t, level)
+        finally:
+            in_ring.clear()
 
     def stamp(sample, det):
         asked_at.extend((sample.t_ms, *row) for row in pending)
         pending.clear()
 
     settle.swap_asked = logged
+    Detector._touch_through_ring = ring_asks
     try:
         meta, samples, truth, _ = played(seed, physics, False, cache)
         run_detector(meta, samples, each=stamp)
     finally:
         settle.swap_asked = asked_by
+        Detector._touch_through_ring = through_ring
     rows = []
     for t, shift, far, told, waited in asked_at:
         before = [(e["kind"], t - e["t_ms"]) for e in truth if 0 <= t - e["t_ms"] <= 1500]
