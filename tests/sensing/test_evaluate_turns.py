@@ -1,7 +1,7 @@
 """The bench's "fallen count exact per turn" is judged over every turn, as the issue measures
 it: a fall reported in a turn where none fell is a wrong turn, not one left out."""
 
-from sticktable.sim.evaluate import evaluate
+from sticktable.sim.evaluate import evaluate, fall_turns
 
 
 def _truth():
@@ -33,3 +33,15 @@ def test_a_turn_with_nothing_reported_and_nothing_fallen_is_exact():
 def test_a_miscounted_fall_is_a_wrong_turn():
     tally = evaluate(_truth(), [_fell(650, 1)])
     assert (tally.turns_scored, tally.turns_exact, tally.fall_turns_exact) == (3, 2, 0)
+
+
+def test_fell_latency_runs_to_the_first_fall_told_from_50_ms_before_the_onset():
+    # (a fall told 100 ms before the first stick left is an older one's; 40 ms before counts)
+    turn = fall_turns(_truth(), [_fell(400, 1), _fell(460, 1), _fell(700, 1)])[0]
+    assert (turn.fell, turn.onset, len(turn.told), turn.told_at) == (2, 500, 3, 460)
+    assert evaluate(_truth(), [_fell(400, 1), _fell(700, 1)]).latency["fell"] == [200]
+
+
+def test_a_turn_ended_by_a_topple_is_not_scored():
+    truth = _truth() + [{"kind": "topple", "t_ms": 12000, "onset_ms": 11800, "turn": 2}]
+    assert [t.turn for t in fall_turns(truth, [])] == [1, 3]

@@ -73,6 +73,47 @@ def match_times(truth_times, found_times, window):
     return pairs, free
 
 
+@dataclass
+class FallTurn:
+    """One scored play turn, from its button press to the next: the sticks that fell in it
+    (`fell`, the first leaving at `onset`) and the falls told in it (`told`)."""
+
+    turn: int
+    fell: int
+    onset: int | None
+    told: list[dict]
+
+    @property
+    def told_at(self) -> int | None:
+        """When the first fall was told that may be this turn's (from 50 ms before the first
+        stick left on), or None: what the fell latency is measured to."""
+        if self.onset is None:
+            return None
+        after = [e["t_ms"] for e in self.told if e["t_ms"] >= self.onset - 50]
+        return min(after) if after else None
+
+
+def fall_turns(truth: list[dict], told: list[dict]) -> list[FallTurn]:
+    """Every turn the fallen count is scored on, with `told` (the detector's fell events) split
+    among them. Turns that end in a topple are left out (the rules send that turn's sticks back
+    to the bag), as are presses that close a round and start no turn."""
+    play = [e for e in truth if e.get("phase", "play") == "play"]
+    starts = sorted(
+        (e["t_ms"], e["turn"], e.get("phase", "play")) for e in truth if e["kind"] == "button"
+    )
+    toppled = {e["turn"] for e in play if e["kind"] == "topple"}
+    turns = []
+    for index, (start, turn, phase) in enumerate(starts):
+        if turn in toppled or phase != "play":
+            continue
+        end = starts[index + 1][0] if index + 1 < len(starts) else 1 << 62
+        bursts = [e for e in play if e["kind"] == "fell" and e["turn"] == turn]
+        onset = min(e["onset_ms"] for e in bursts) if bursts else None
+        mine = [e for e in told if start <= e["t_ms"] < end]
+        turns.append(FallTurn(turn, sum(e["count"] for e in bursts), onset, mine))
+    return turns
+
+
 def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally = Tally()
     clears = [(e["t_ms"], e["end_ms"]) for e in truth if e["kind"] == "clear"]
@@ -116,43 +157,29 @@ def evaluate(truth: list[dict], found: list[dict], label: str = "") -> Tally:
     tally.misses += [f"{label} touch extra at {f}" for f in extra]
     tally.miss_times += [t for t, f in pairs if f is None] + extra
 
-    # Falls, per turn: a turn runs from its button press to the next one; turns that end in a
-    # topple are left out (the rules send that turn's sticks back to the bag). A turn's count is
-    # exact when the sticks reported equal the sticks that fell, none included, so a fall
-    # reported where none fell is a wrong turn (the issue's "exact per turn" over every turn).
-    starts = sorted(
-        (e["t_ms"], e["turn"], e.get("phase", "play")) for e in truth if e["kind"] == "button"
-    )
-    toppled = {e["turn"] for e in play if e["kind"] == "topple"}
-    for index, (start, turn, phase) in enumerate(starts):
-        if turn in toppled or phase != "play":
-            continue  # a topple's turn, or a press that closes a round and starts no turn
-        end = starts[index + 1][0] if index + 1 < len(starts) else 1 << 62
-        bursts = [e for e in play if e["kind"] == "fell" and e["turn"] == turn]
-        want = sum(e["count"] for e in bursts)
-        got_events = [e for e in every_fall if start <= e["t_ms"] < end]
-        got = sum(e["count"] for e in got_events)
+    # Falls, per turn (fall_turns): a fall reported where none fell is a wrong turn too (the
+    # issue's "exact per turn" over every turn).
+    for ft in fall_turns(truth, every_fall):
+        got = sum(e["count"] for e in ft.told)
         tally.turns_scored += 1
-        tally.turns_exact += got == want
-        if want == 0:
+        tally.turns_exact += got == ft.fell
+        if ft.fell == 0:
             if got:
                 tally.phantom_fall_turns += 1
-                tally.misses += [f"{label} turn {turn}: fell {got} reported, none fell"]
-                tally.miss_times.append(got_events[0]["t_ms"])
+                tally.misses += [f"{label} turn {ft.turn}: fell {got} reported, none fell"]
+                tally.miss_times.append(ft.told[0]["t_ms"])
             continue
         tally.turns_with_falls += 1
-        bucket = tally.buckets[_bucket(want)]
+        bucket = tally.buckets[_bucket(ft.fell)]
         bucket[0] += 1
-        if got == want:
+        if got == ft.fell:
             tally.fall_turns_exact += 1
             bucket[1] += 1
         else:
-            tally.misses += [f"{label} turn {turn}: fell {want}, reported {got}"]
-            tally.miss_times.append(min(e["onset_ms"] for e in bursts))
-        onset = min(e["onset_ms"] for e in bursts)
-        after = [e["t_ms"] for e in got_events if e["t_ms"] >= onset - 50]
-        if after:
-            tally.latency["fell"].append(min(after) - onset)
+            tally.misses += [f"{label} turn {ft.turn}: fell {ft.fell}, reported {got}"]
+            tally.miss_times.append(ft.onset)
+        if ft.told_at is not None:
+            tally.latency["fell"].append(ft.told_at - ft.onset)
     return tally
 
 

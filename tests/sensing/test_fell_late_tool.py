@@ -1,0 +1,46 @@
+"""tests/bench/fell_late.py: the bench's fell latency split by what each fall met."""
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def tool(bench_tool):
+    return bench_tool("fell_late")
+
+
+def _hand(kind, onset, release):
+    return {"kind": kind, "onset_ms": onset, "t_ms": release}
+
+
+def test_a_fall_is_put_with_the_first_thing_it_met(tool):
+    truth = [
+        _hand("placed", 1000, 2000),
+        {"kind": "knock", "t_ms": 5000},
+        _hand("touch", 5100, 5400),
+    ]
+    assert tool.met(truth, 1500) == "under a hand"
+    assert tool.met(truth, 5300) == "under a hand"  # (a touch after the knock)
+    assert tool.met(truth, 5500) == "after a knock"  # (and 100 ms after the touch)
+    assert tool.met(truth, 2200) == "just released"
+    assert tool.met(truth, 2400) == "free"
+    assert tool.met(truth, 6100) == "free"  # (1.1 s after the knock)
+
+
+def test_boxcars_split_fast_plates_from_slow_ones(tool):
+    assert [tool.boxcar_part(n) for n in (4, 8, 10, 11, 12, 14)] == [
+        "boxcar 4", "boxcar 5-9", "boxcar 10-11", "boxcar 10-11", "boxcar 12+", "boxcar 12+"
+    ]  # fmt: skip
+
+
+def test_one_game_splits_every_turn_it_told_a_fall_in(tool, capsys):
+    assert tool.main(["--games", "1", "--only", "real", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    counts = {line[:16].strip(): int(line.split()[-4]) for line in lines if line.startswith("  ")}
+    assert counts["all"] >= 3  # (6 in the first real game)
+    assert sum(counts[m] for m in tool.MET) == counts["all"]
+    assert sum(counts[b] for b in tool.BOXCARS) == counts["all"]
+
+
+def test_an_unknown_regime_is_one_line_and_exit_2(tool, capsys):
+    assert tool.main(["--only", "nowhere"]) == 2
+    assert "unknown regime 'nowhere'" in capsys.readouterr().err
