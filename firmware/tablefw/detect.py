@@ -103,6 +103,7 @@ from tablefw.ringfit import (
     lasting,
     onset_open,
     raw_jump,
+    runs_on,
     seed,
     track,
 )
@@ -841,12 +842,13 @@ class Detector:
         if short:
             unit = self._mean  # (the short fall left its shortfall in the tower's sum)
         k = (drop + short + unit * 2 // 5) // unit
-        if k < 1 and not self._fk and back == _WIN and self._bn > _SMOOTH:
+        if k < 1 and not self._fk and back == _WIN and runs_on(self):
             # (not a fall's rest, counted on the fall's whole drop: that leaves while
             # _rest_may_leave; later a stick falls on its own, often within a turn's 3 s)
             if not self._rest_may_leave(t):
                 k = ahead(self, level, drop, unit)
-                hold = 1  # (a period's boxcar has averaged the noise the hold is for)
+                if self._bn > _SMOOTH:
+                    hold = 1  # (a period's boxcar has averaged the noise the hold is for)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
         if k <= self._fk or (not self._fk and self._above(level, back) > self._band):

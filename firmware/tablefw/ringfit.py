@@ -28,6 +28,7 @@ _POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the 
 _POLE_MAX = const(254)  # ... but not an undamped hand tremor
 _P4_MIN = const(40)  # a ringing this slow or slower (periods in quarter samples: 10 samples) ...
 _P4_MAX = const(120)  # ... up to this slow is averaged over its period
+_RUN_ON_C2 = const(512)  # cos^2 (x1024) of the angle per sample of a period of 8 samples
 
 
 def cos2_table():
@@ -447,6 +448,16 @@ def onset_open(det, t, knocked):
     ):
         return 0
     return 1 if knocked > det._hush else 2
+
+
+def runs_on(det):
+    """Is a fall's drop run on ahead of the boxcar's lag (ahead)? On a slow plate, whose
+    boxcar is a period long, and on a fast one whose period is 8 samples or more (twice the
+    boxcar of 4): the boxcar and the inverse filter lag a stick leaving by about 3 samples
+    there, and one leaving over 150-220 ms was told after 180 ms at the median (the
+    independent tower's 8-10-sample plates; tests/bench/fell_late.py). There the hold of two
+    samples stays: four samples average less of the noise than a period does."""
+    return det._bn > _SMOOTH or _cos2(det._a1, det._a2) >= _RUN_ON_C2
 
 
 def ahead(det, level, drop, unit):

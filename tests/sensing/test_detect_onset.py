@@ -8,6 +8,7 @@ import math
 import random
 
 import pytest
+from tuning_games import fall_told_after, tuning_game
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.physics import Physics, Plate
@@ -130,6 +131,30 @@ def test_a_stick_leaving_slowly_from_a_slowly_ringing_plate_is_reported_before_i
     assert sum(1 for e in found if e["kind"] == "placed") == 4
     assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
     assert falls(found)[0][0] < 10200, found
+
+
+@pytest.mark.parametrize("ring_hz", [8.5, 9.5])
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_stick_leaving_slowly_from_a_plate_ringing_8_to_10_samples_a_cycle_is_run_ahead(
+    ring_hz, seed
+):
+    # As above on a plate ringing at 8.5-9.5 Hz: its period (8.4-9.4 samples) is under a slow
+    # plate's 10, so its boxcar is 4 samples, which with the inverse filter lags a leaving
+    # weight by ~3 samples. Before: the run-on was for slow plates only, and the fall came
+    # when the boxcar's own 60 % did (10187 ms); now for any period of 8 samples or more
+    # (ringfit.runs_on), held two samples still.
+    meta, samples = trace(lambda t: ramp(t, 10000, 200, STICK_G), ring_hz=ring_hz, seed=seed)
+    found = run_detector(meta, samples)
+    assert sum(1 for e in found if e["kind"] == "placed") == 4
+    assert len(falls(found)) == 1 and falls(found)[0][1] == 1, found
+    assert falls(found)[0][0] < 10175, found
+
+
+def test_a_stick_leaving_a_tuning_game_s_9_hz_plate_is_run_ahead():
+    # Independent 1089 at 92.59 s: a stick leaving over ~210 ms from an 8-9 Hz plate, its
+    # boxcar 4 samples, told 216 ms after it began to leave (fell p95's target is 200).
+    game = tuning_game("independent", 1089)
+    assert fall_told_after(game, (92590, 92600), 93300) < 190
 
 
 @pytest.mark.parametrize(("noise_g", "seed"), [(0.2, 2), (0.3, 2), (0.3, 3)])
