@@ -93,7 +93,12 @@ def period(det):
         p4 = _P4_MIN + lo - 1 if lo else _P4_MIN
     n = p4 >> 2
     det._bf = (p4 & 3) * 4
-    det._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * det._ms_per_sample // 4
+    # (the hush after the base shook: _SHAKE_MS, and two thirds of what this boxcar adds to
+    # the fast one's 4 samples. All of it kept a slow plate from being calm ~200 ms after
+    # every jolt, a stick landing beside the tower too: a fall under a placing hand and a
+    # lean before a touch went unseen, independent 1090 at 92.0 s and 1093 at 70.8 s; a half
+    # did as well, a quarter told knocks' leftovers as falls)
+    det._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * det._ms_per_sample // 6
     if n == det._bn:
         return
     det._bn = n
