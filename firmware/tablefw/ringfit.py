@@ -28,7 +28,7 @@ _POLE_MIN = const(180)  # r^2 of the fitted pole, x256: damped enough to be the 
 _POLE_MAX = const(254)  # ... but not an undamped hand tremor
 _P4_MIN = const(40)  # a ringing this slow or slower (periods in quarter samples: 10 samples) ...
 _P4_MAX = const(120)  # ... up to this slow is averaged over its period
-_RUN_ON_C2 = const(512)  # cos^2 (x1024) of the angle per sample of a period of 8 samples
+_RUN_ON_C2 = const(512)  # cos^2 (x1024) of the angle per sample of 8 samples a period (runs_on)
 
 
 def cos2_table():
@@ -97,7 +97,7 @@ def period(det):
     # the fast one's 4 samples. All of it kept a slow plate from being calm ~200 ms after
     # every jolt, a stick landing beside the tower too: a fall under a placing hand and a
     # lean before a touch went unseen, independent 1090 at 92.0 s and 1093 at 70.8 s; a half
-    # did as well, a quarter told knocks' leftovers as falls)
+    # did as well, a quarter brought a phantom fall, 1055 turn 34)
     det._hush = _SHAKE_MS + (4 * n + (p4 & 3) - 4 * _SMOOTH) * det._ms_per_sample // 6
     if n == det._bn:
         return
@@ -466,10 +466,10 @@ def runs_on(det):
 
 
 def ahead(det, level, drop, unit):
-    """A slow ringing's boxcar (one period, 100-190 ms) lags a weight leaving by half its
-    length: the first stick counts (1, else 0) once the nulled total's drop, run on by its
-    change over that half, is 60 % of a stick, and the drop itself a third of one, while the
-    load before the boxcar goes one way (_one_way)."""
+    """The boxcar lags a weight leaving by half its length (a slow ringing's: one period,
+    100-190 ms; runs_on): the first stick counts (1, else 0) once the nulled total's drop, run
+    on by its change over that half, is 60 % of a stick, and the drop itself a third of one,
+    while the load before the boxcar goes one way (_one_way)."""
     then = _drop_back(det, level, det._bn // 2)
     on = 2 * drop - (then if then > 0 else 0)
     if 3 * drop < unit or 5 * on < 3 * unit:
