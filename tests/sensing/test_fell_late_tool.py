@@ -2,6 +2,8 @@
 
 import pytest
 
+from sticktable.sim.evaluate import percentile
+
 
 @pytest.fixture(scope="module")
 def tool(bench_tool):
@@ -39,6 +41,13 @@ def test_one_game_splits_every_turn_it_told_a_fall_in(tool, capsys):
     assert counts["all"] >= 3  # (6 in the first real game)
     assert sum(counts[m] for m in tool.MET) == counts["all"]
     assert sum(counts[b] for b in tool.BOXCARS) == counts["all"]
+
+
+def test_the_p95_allows_the_turns_past_its_index_over_the_target(tool):
+    # (1,296 turns: the p95 is the sorted latencies' 1,231st, so 65 may lie beyond it)
+    assert [tool.allowed_over(n) for n in (0, 1, 20, 1296)] == [0, 0, 1, 65]
+    assert percentile([150] * 1231 + [250] * 65, 95) == 150
+    assert percentile([150] * 1230 + [250] * 66, 95) == 250
 
 
 def test_an_unknown_regime_is_one_line_and_exit_2(tool, capsys):
