@@ -13,7 +13,8 @@ many are over --over (the target, 200 ms):
   first grams to its release), a knock within the second before, a hand released within
   300 ms before, or nothing of those ("free");
 - by the ringing filter's boxcar when the fall was told: 4 samples (a fast plate, or none
-  learned yet) or one period of a slow plate (ringfit.period: 10 samples and more today).
+  learned yet) or one period of a slow plate (ringfit.period: 10 samples and more today, so
+  "boxcar 5-9" stays empty unless that bound moves).
 
 Its "all" line can differ from the bench's fell p95 by a few ms: the bench also plays its first
 two games again without zero_counts.

@@ -9,8 +9,8 @@ from tuning_games import told_between, tuning_game, turn_span
 
 
 def test_a_stick_that_falls_while_a_hand_places_one_is_told_with_the_placement():
-    # Independent 1090, turn 26: a hand placing a stick from 91.9 s to 93.0 s on a 7 Hz plate,
-    # another stick falling at 92.03 s. Before: the plate was never calm long enough for the
+    # Independent 1090, turn 26: a hand placing a stick from 91.9 s to 93.0 s on a 6.1 Hz
+    # plate, another stick falling at 92.03 s. Before: the plate was never calm long enough for the
     # fall to be seen through the hush, and the turn was told as one touch (78.5 g).
     game = tuning_game("independent", 1090)
     assert told_between(game, *turn_span(game, 26)) == [("fell", 1), ("placed", None)]

@@ -139,8 +139,9 @@ def test_a_stick_leaving_slowly_from_a_slowly_ringing_plate_is_reported_before_i
 
 
 def test_a_stick_leaving_a_tuning_game_s_9_hz_plate_is_run_ahead():
-    # Independent 1089 at 92.59 s: a stick leaving over ~210 ms from an 8-9 Hz plate, its
-    # boxcar 4 samples, told 216 ms after it began to leave (fell p95's target is 200).
+    # Independent 1089 at 92.59 s: a stick leaving a plate that rings at 8.0 Hz, 10 samples a
+    # cycle, learned a little short of that, so its boxcar is the fast one of 4 samples. It was
+    # told 216 ms after it began to leave (fell p95's target is 200).
     game = tuning_game("independent", 1089)
     assert fall_told_after(game, (92590, 92600), 93300) < 190
 
