@@ -34,13 +34,21 @@ def test_boxcars_split_fast_plates_from_slow_ones(tool):
     ]  # fmt: skip
 
 
-def test_one_game_splits_every_turn_it_told_a_fall_in(tool, capsys):
+def test_one_game_measures_its_turns_as_the_bench_does(tool, bench_tool, capsys):
+    # (the tool's "all" line against the bench's own tally of the same game: the same turns,
+    # the same p50 and p95; a split part line for each turn too)
     assert tool.main(["--games", "1", "--only", "real", "--jobs", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    counts = {line[:16].strip(): int(line.split()[-4]) for line in lines if line.startswith("  ")}
-    assert counts["all"] >= 3  # (6 in the first real game)
-    assert sum(counts[m] for m in tool.MET) == counts["all"]
-    assert sum(counts[b] for b in tool.BOXCARS) == counts["all"]
+    parts = {line[:16].strip(): line.split()[-4:] for line in lines if line.startswith("  ")}
+    bench = bench_tool("bench_detect")
+    job = ("real", 1000, bench.regimes()["real"][1], True, False, None)
+    latencies = bench.one_game(job)[2].latency["fell"]
+    assert len(latencies) >= 3  # (6 in the first real game)
+    turns, p50, p95, _ = parts["all"]
+    assert int(turns) == len(latencies)
+    assert (int(p50), int(p95)) == (percentile(latencies, 50), percentile(latencies, 95))
+    assert sum(int(parts[m][0]) for m in tool.MET) == len(latencies)
+    assert sum(int(parts[b][0]) for b in tool.BOXCARS) == len(latencies)
 
 
 def test_the_p95_allows_the_turns_past_its_index_over_the_target(tool):
