@@ -47,8 +47,25 @@ def back_after_let_go(det, level):
     is back where it was and still over the last few samples. Told then, not once a whole
     stable window has passed: a stick placed and gone is a fall, timed from its leaving.
     Still, not what back_after_fell allows through a ringing: a slow hand's tremor about one
-    stick's level crosses a rest and the level in turn (slow-hands 1090 at 6.1 s)."""
+    stick's level crosses a rest and the level in turn (slow-hands 1090 at 6.1 s). On a slow
+    plate, also as soon as the load before the boxcar is back (_back_before_boxcar)."""
+    if det._bn > _SMOOTH and _back_before_boxcar(det, level):
+        return True
     return det._spread(_QUICK) <= det._band and _back_quick(det, level)
+
+
+def _back_before_boxcar(det, level):
+    """On a slow plate the boxcar (a period, 110-190 ms) lags the stick's leaving by half of it
+    and its quick window is still only after a whole one: a stick let go that fell within
+    130 ms was told 260-340 ms after it began to leave (independent 1008 at 157.9 s, 263 ms),
+    or not at all (1022 at 81.6 s: before the boxcar came back within half a `same`, a swing of
+    the load before it was taken for the hand again, and the turn was told as a touch). Back:
+    the newest load before the boxcar (ringfit.newest_load) within half a `same` of the level,
+    as _back_quick asks of the boxcar's quick window (its noise is the cells' raised by the
+    inverse filter, averaged over four samples)."""
+    half = det._same // 2
+    d = newest_load(det, 0) - level
+    return -half <= d <= half
 
 
 def _back_quick(det, level):
