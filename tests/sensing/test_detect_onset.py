@@ -194,21 +194,21 @@ def test_a_plate_ringing_8_to_10_samples_a_cycle_is_no_kick_by_its_own_swing(rin
     assert falls(found)[0][0] < 10200, found
 
 
-def test_a_stick_leaving_a_tuning_game_s_ringing_9_hz_plate_is_no_kick():
-    # Independent 1086 at 177.82 s: a stick leaves a plate ringing +-50 g at 9.3 samples a
-    # cycle (the fast boxcar). Its swing stepped the raw total by 36 g a sample, a kick's jump
-    # to _kicked: the onset was held as after a knock, and the quick window told it 262 ms
-    # after the stick began to leave.
+def test_a_stick_leaving_a_tuning_game_s_ringing_8_5_hz_plate_is_no_kick():
+    # Independent 1086 at 177.82 s: a stick leaves a plate ringing +-50 g at 8.5 Hz, 9.4
+    # samples a cycle (learned 9.3: the fast boxcar). Its swing stepped the raw total by 36 g
+    # a sample, a kick's jump to _kicked: the onset was held as after a knock, and the quick
+    # window told it 262 ms after the stick began to leave.
     game = tuning_game("independent", 1086)
     assert fall_told_after(game, (177800, 177850), 178500) < 200
 
 
-def test_a_kick_a_9_hz_plate_s_base_does_not_feel_is_no_fall():
+def test_a_kick_an_8_hz_plate_s_base_does_not_feel_is_no_fall():
     # Independent 1089, turn 63: a knock at 244.75 s the base hardly felt kicks a plate ringing
-    # 9 samples a cycle. With the ringing taken out of the raw total's jumps, the kick's step
-    # (6.4 g beyond the ringing, the drop 8 g two samples on) was no kick to the slow boxcar's
-    # test, and "fell 1" was told 37 ms later; a step two bands beyond the ringing is a kick on
-    # the fast boxcar (Detector._kicked).
+    # at 8.0 Hz, 9.8 samples a cycle (the fast boxcar). With the ringing taken out of the raw
+    # total's jumps, the kick's step (6.4 g beyond the ringing, the drop 8 g two samples on)
+    # was no kick to the slow boxcar's test, and "fell 1" was told 37 ms later; a step two
+    # bands beyond the ringing is a kick on the fast boxcar (Detector._kicked).
     game = tuning_game("independent", 1089)
     start, end = turn_span(game, 63)
     assert told_between(game, start, end) == [
