@@ -46,6 +46,10 @@
 # newest load before the boxcar (read off the Detector) stands off the line by the threshold
 # too: what the boxcar still holds of a brisk press's first samples, off its final line, moves
 # the residual as it leaves while the newest samples lie on the line.
+# So too on a plate ringing 8-10 samples a cycle (ringfit.runs_on), whose boxcar is the fast one
+# of 4 samples: with the inverse filter it lags a stick leaving by about 3 samples, and the
+# residual is run on by its change over 2, while the hand still presses harder than a stick
+# resting alone (see _runs_on).
 #
 # The residual's noise is learned from the watch's first samples on (those the first fit takes
 # too): the first press of a noisy board is judged against that noise, not the threshold's
@@ -64,7 +68,7 @@ from array import array
 
 from tablefw.compat import const
 from tablefw.median import Twist
-from tablefw.ringfit import newest_load
+from tablefw.ringfit import newest_load, runs_on
 
 _LIM_T = const(400)  # change in total, g x2: 200 g
 _LIM_M = const(20000)  # change in moment, g x mm: 200 g at 100 mm
@@ -214,7 +218,7 @@ class PressWatch:
             rx = dx - hx * dt // 16
             ry = dy - hy * dt // 16
             r = abs(rx) + abs(ry)
-            if span - 2 > _SMOOTH and self._det and self._pn > (span - 2) >> 1:
+            if self._det and self._pn > (span - 2) >> 1 and self._runs_on(span):
                 ra = self._ahead((span - 2) >> 1, rx, ry, r, hx, hy, took)
             moved = abs(rx - self._rx) + abs(ry - self._ry)
             cont = self._cont
@@ -405,9 +409,20 @@ class PressWatch:
         self._ky = self._cy = dy
         return False
 
+    def _runs_on(self, span):
+        """Is the residual judged run on too (_ahead)? Behind a slow plate's boxcar (`span`: the
+        boxcar and the inverse filter's two taps); behind the fast one on a plate ringing 8
+        samples a cycle or more, while the hand pressed on the sample before: once it has let
+        go, a stick it placed just before a topple stands while the tower's centre of pressure
+        runs out to the footprint's edge, the moments moving steadily one way, and run on that
+        was told as the stick gone, the placement missed (independent 1084 at 241.7 s)."""
+        if span - 2 > _SMOOTH:
+            return True
+        return span > 0 and self._pressed > 0 and runs_on(self._det)
+
     def _ahead(self, k, rx, ry, r, hx, hy, held):
-        """The residual (rx, ry) run on by its change over the last k samples (half a slow
-        ringing's boxcar), against the hand's spot (hx, hy) now; its size if it may be judged
+        """The residual (rx, ry) run on by its change over the last k samples (half the
+        boxcar), against the hand's spot (hx, hy) now; its size if it may be judged
         (see the header), else 0. `held`: it was taken on the sample before too."""
         j = (self._pi - k) & _PMASK
         bt = self._pt[j]

@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import pytest
-from tuning_games import samples_between, tuning_game
+from tuning_games import fall_told_after, samples_between, told_between, tuning_game, turn_span
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
@@ -250,3 +250,24 @@ def test_a_touch_just_after_a_knock_is_no_stick_gone_far_off():
     samples = samples_between(game, 80000, 90500)
     turn = [e for e in run_detector(game.meta, samples) if 89000 < e["t_ms"] < 90500]
     assert [e["kind"] for e in turn] == ["touch"], turn
+
+
+def test_a_stick_leaving_under_a_hand_on_a_plate_ringing_9_samples_a_cycle_is_run_on():
+    # Independent game (tuning seed 1030), 123.64 s: a stick falls while a hand presses another
+    # on a plate ringing at 8.9 Hz, 9.1 samples a cycle, whose boxcar is the fast one of 4
+    # samples: with the inverse filter it lags the stick leaving by about 3 samples, and the
+    # residual was judged only as it came through: "fell 1" 272 ms after the stick began to
+    # leave. Run on by its change over 2 samples while the hand presses (pressfall._runs_on).
+    game = tuning_game("independent", 1030)
+    assert fall_told_after(game, (123600, 123700), 124000) < 200
+
+
+def test_a_stick_placed_just_before_a_topple_is_no_stick_run_on_off_the_line():
+    # Independent game (tuning seed 1084), turn 63: a stick placed at 241.58 s on a plate
+    # ringing at 8.7 Hz, 9.9 samples a cycle, and the tower starts to topple 23 ms later.
+    # With the hand gone, the centre of pressure running out to the footprint's edge moves the
+    # moments steadily one way, and run on like a residual under a hand it was told "fell 1"
+    # at 241.70 s, the placement missed.
+    game = tuning_game("independent", 1084)
+    start, end = turn_span(game, 63)
+    assert told_between(game, start, end) == [("placed", None), ("topple", None)]
