@@ -51,11 +51,7 @@ def cycle_drop(det, level):
     learned ringing a few % off) swings the nulled total by a few grams for a second. Over
     one whole period of the learned ringing that leftover, at the plate's own frequency,
     averages out: the drop below `level` the last period's nulled totals show."""
-    c2 = _cos2(det._a1, det._a2)
-    n = 4
-    for i in range(6):
-        if c2 >= _FAST[i]:
-            n += 1
+    n = _fast_period(det)
     ring = det._ring
     j = det._ri
     s = 0
@@ -63,6 +59,16 @@ def cycle_drop(det, level):
         j = (j - 1) & _RMASK
         s += ring[j]
     return level - s // n
+
+
+def _fast_period(det):
+    """A fast ringing's period, to the nearest whole sample (4-10)."""
+    c2 = _cos2(det._a1, det._a2)
+    n = 4
+    for i in range(6):
+        if c2 >= _FAST[i]:
+            n += 1
+    return n
 
 
 def _cos2(a1, a2):
@@ -501,21 +507,27 @@ def _one_way(det, level, drop, unit):
 
 
 def lasting(det, level, drop, unit, kicked=False):
-    """On a slow ringing's boxcar, a drop that grew by a third of a stick over the last period,
-    going one way (_one_way): what the filter leaves of a knock's ringing comes back each
-    period (and a kick's pulse is gone again from the load before the boxcar), a weight
-    leaving does not. The two totals a period ago against the drop now. `kicked` (a jump
-    of the raw total within the boxcar, the base calm): the drop grew over each half of the
-    period too, by a sixth of a stick; a pulse (a kick, a reading gone wild) steps the boxcar
-    within two samples and then holds it flat for its length."""
-    if det._bn <= _SMOOTH:
-        return False
-    then = _drop_back(det, level, det._bn)
+    """On a ringing whose drop is run on (runs_on), a drop that grew by a third of a stick over
+    the last period, going one way (_one_way): what the filter leaves of a knock's ringing
+    comes back each period (and a kick's pulse is gone again from the load before the
+    boxcar), a weight leaving does not. The two totals a period ago against the drop now: a
+    slow ringing's period is its boxcar's length; a fast one's, the learned period to the
+    nearest sample (8-10: the fast boxcar held a stick the knock sent off for four samples,
+    independent 1037 at 136.7 s, 222 ms; it is told in 198). `kicked` (a jump of the raw total
+    within the boxcar, the base calm): the drop grew over each half of the period too, by a
+    sixth of a stick; a pulse (a kick, a reading gone wild) steps the boxcar within two
+    samples and then holds it flat for its length."""
+    back = det._bn
+    if back == _SMOOTH:
+        if not runs_on(det):
+            return False
+        back = _fast_period(det)
+    then = _drop_back(det, level, back)
     if 3 * (drop - then) < unit or not _one_way(det, level, drop, unit):
         return False
     if not kicked:
         return True
-    mid = _drop_back(det, level, det._bn // 2)
+    mid = _drop_back(det, level, back // 2)
     return 6 * (drop - mid) >= unit and 6 * (mid - then) >= unit
 
 

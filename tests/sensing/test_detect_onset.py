@@ -219,6 +219,25 @@ def test_a_kick_an_8_hz_plate_s_base_does_not_feel_is_no_fall():
     ]
 
 
+def test_a_stick_a_knock_sends_off_a_plate_ringing_9_samples_a_cycle_is_not_held_for_it():
+    # Independent 1037 at 165.73 s: a knock sends a stick off a plate ringing at 8.8 Hz, 9.4
+    # samples a cycle (the fast boxcar). After a knock the fall was held four samples, its
+    # count taken off the load before the boxcar: told 216 ms after the stick began to leave.
+    # A drop grown by a third of a stick over the learned period, one way, is a weight leaving
+    # there too (ringfit.lasting), held two samples.
+    game = tuning_game("independent", 1037)
+    assert fall_told_after(game, (165700, 165750), 166500) < 200
+
+
+def test_a_knock_s_swing_in_the_fast_boxcar_s_window_does_not_hold_a_lasting_drop():
+    # Independent 1009 at 75.01 s, as above on an 8.6 Hz plate (9.3 samples a cycle), told
+    # 192 ms after the stick began to leave: the knock's swing above the level was still among
+    # the last 8 totals when the drop lasted, and asked over those (as on a slow plate) it
+    # held the fall back to 254 ms.
+    game = tuning_game("independent", 1009)
+    assert fall_told_after(game, (74990, 75050), 75800) < 200
+
+
 @pytest.mark.parametrize("ring_hz", [6.5, 7.5])
 def test_the_rest_of_a_fall_on_a_slowly_ringing_plate_is_no_extra_stick(ring_hz):
     # As above, on a plate ringing at 6.5-7.5 Hz (the boxcar a period long): 6 g leave over
