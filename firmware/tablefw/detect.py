@@ -911,9 +911,9 @@ class Detector:
         _SHAKE_MS (a stick landing on the table does so 200-300 ms after it left, long after
         its onset), a noisy base jogged (noisy 1059 at 371.8 s: a knock told "fell 1"),
         or the raw total jumped by more than 1.5 times the drop in one sample (a
-        weight leaving moves it by about the weight at most). On a slowly ringing plate, the
-        jump beyond what the learned ringing predicts: its own swing moves the total by more
-        than a stick a sample for seconds."""
+        weight leaving moves it by about the weight at most). On a plate ringing 8 samples a
+        cycle or more (ringfit.runs_on), the jump beyond what the learned ringing predicts:
+        its own swing moves the total by more than a stick a sample for seconds."""
         if ticks_diff(t, self._shake_t) <= _SHAKE_MS or ticks_diff(t, self._jog_t) <= _SHAKE_MS:
             return True
         # A jump stays in the nulled total through the inverse filter's two taps and the

@@ -424,8 +424,8 @@ def raw_jump(det, n):
     what the ringing predicts from the two before: a lightly damped plate's own swing moves the
     total by more than a stick a sample for seconds (a missing reading on the swing too), and
     is no kick. (On a plate ringing 8-10 samples a cycle, whose boxcar is the fast one, that
-    swing held a stick's onset as a kick's for as long as the plate rang 40 g: independent 1086
-    at 177.8 s, told 262 ms after the stick began to leave.)"""
+    swing held a stick's onset as a kick's for as long as the plate rang tens of grams:
+    independent 1086 at 177.8 s, +-50 g, told 262 ms after the stick began to leave.)"""
     dr = det._dr
     own = runs_on(det)
     a1 = det._a1 if own else 0
