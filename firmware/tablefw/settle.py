@@ -63,27 +63,29 @@ def _back_before_boxcar(det, level):
     the newest load before the boxcar (ringfit.newest_load) within half a `same` of the level,
     as _back_quick asks of the boxcar's quick window (its noise is the cells' raised by the
     inverse filter, averaged over four samples)."""
-    half = det._same // 2
-    d = newest_load(det, 0) - level
-    return -half <= d <= half
+    return _at_level(det, newest_load(det, 0) - level)
 
 
 def _back_quick(det, level):
     """The level back where it was over the last quick window, none of its totals more than
     `same` above it (a hand still pressing)."""
     d = det._avg(det._ring, _QUICK) - level
-    half = det._same // 2
-    return -half <= d <= half and det._above(level, _QUICK) <= det._same
+    return _at_level(det, d) and det._above(level, _QUICK) <= det._same
 
 
 def back_over_windows(det, level):
     """The total, averaged over each of the last two windows, back within half a `same` of
     `level` and steady (the two within a band): back there though the plate still rings too
     much for a stable window (the two windows' averages take out most of a ringing)."""
-    half = det._same // 2
     d = det._avg(det._ring, _WIN) - level
     old = det._avg(det._ring, _WIN, _WIN) - level
-    return -half <= d <= half and -half <= old <= half and -det._band <= d - old <= det._band
+    return _at_level(det, d) and _at_level(det, old) and -det._band <= d - old <= det._band
+
+
+def _at_level(det, d):
+    """Is `d` (g x100 off the level) within half a `same` of it: back there?"""
+    half = det._same // 2
+    return -half <= d <= half
 
 
 def swapped(det):
