@@ -1,7 +1,7 @@
 """Where a regime's fell latency goes: the bench's fell latency split by what the fall met.
 
     .venv/bin/python tests/bench/fell_late.py [--games N] [--only REGIMES] [--jobs J]
-        [--over MS] [--cache DIR]
+        [--over MS] [--late] [--cache DIR]
 
 A tuning instrument (not run by `make bench`): on the tuning seeds (1000..1000+N-1) it plays
 the bench's games (bench_detect.py, same cache) and measures each turn's fell latency as the
@@ -15,6 +15,10 @@ many are over --over (the target, 200 ms):
 - by the ringing filter's boxcar when the fall was told: 4 samples (a fast plate, or none
   learned yet) or one period of a slow plate (ringfit.period: 10 samples and more today, so
   "boxcar 5-9" stays empty unless that bound moves).
+
+--late also lists each turn over --over, slowest first: its seed, when its first stick left,
+how late it was told, what it met and its boxcar (run at two commits, where a change moved
+which turns).
 
 Its "all" line can differ from the bench's fell p95 by a few ms: the bench also plays its first
 two games again without zero_counts.
@@ -58,8 +62,8 @@ def boxcar_part(samples: int) -> str:
 
 
 def one_game(job):
-    """(regime, [(latency ms, what it met, boxcar part)]) for each turn of one tuning game
-    in which sticks fell and a fall was told."""
+    """(regime, [(latency ms, what it met, boxcar part, seed, onset ms)]) for each turn of one
+    tuning game in which sticks fell and a fall was told."""
     from bench_detect import played
 
     from sticktable.sim.detection import run_detector
@@ -78,7 +82,7 @@ def one_game(job):
     for ft in fall_turns(truth, [e for e in told if e["kind"] == "fell"]):
         if ft.told_at is not None:
             part = boxcar_part(boxcar.get(ft.told_at, 4))
-            rows.append((ft.told_at - ft.onset, met(truth, ft.onset), part))
+            rows.append((ft.told_at - ft.onset, met(truth, ft.onset), part, seed, ft.onset))
     return regime, rows
 
 
@@ -105,6 +109,7 @@ def main(argv=None) -> int:
 
     parser = tuning_parser(__doc__, 96, "independent")
     parser.add_argument("--over", type=int, default=200, help="the target, ms (200)")
+    parser.add_argument("--late", action="store_true", help="list each turn over --over")
     args = parser.parse_args(argv)
     if args.only is None:
         args.only = "independent"
@@ -124,6 +129,10 @@ def main(argv=None) -> int:
             print(line(name, [r[0] for r in rows if r[2] == name], args.over))
         allowed = allowed_over(len(rows))
         print(f"({regime}: the p95 stays within {args.over} ms with at most {allowed} over)")
+        if args.late:
+            for ms, what, part, seed, onset in sorted(rows, reverse=True):
+                if ms > args.over:
+                    print(f"- {regime} {seed} at {onset / 1000:.3f} s: {ms} ms, {what}, {part}")
     return 0
 
 

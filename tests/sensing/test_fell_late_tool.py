@@ -37,7 +37,10 @@ def test_boxcars_split_fast_plates_from_slow_ones(tool):
 def test_one_game_measures_its_turns_as_the_bench_does(tool, bench_tool, capsys):
     # (the tool's "all" line against the bench's own tally of the same game: the same turns,
     # the same p50 and p95; a split part line for each turn too)
-    assert tool.main(["--games", "1", "--only", "real", "--jobs", "1"]) == 0
+    # (--over 0 --late: every turn is over, and listed once)
+    assert (
+        tool.main(["--games", "1", "--only", "real", "--jobs", "1", "--over", "0", "--late"]) == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     parts = {line[:16].strip(): line.split()[-4:] for line in lines if line.startswith("  ")}
     bench = bench_tool("bench_detect")
@@ -49,6 +52,9 @@ def test_one_game_measures_its_turns_as_the_bench_does(tool, bench_tool, capsys)
     assert (int(p50), int(p95)) == (percentile(latencies, 50), percentile(latencies, 95))
     assert sum(int(parts[m][0]) for m in tool.MET) == len(latencies)
     assert sum(int(parts[b][0]) for b in tool.BOXCARS) == len(latencies)
+    listed = [line for line in lines if line.startswith("- real 1000 at ")]
+    assert len(listed) == len(latencies)
+    assert sorted(int(line.split(": ")[1].split()[0]) for line in listed) == sorted(latencies)
 
 
 def test_the_p95_allows_the_turns_past_its_index_over_the_target(tool):
