@@ -814,12 +814,6 @@ class Detector:
         lasts = (knock or kicked) and ticks_diff(t, self._shake_t) > _SHAKE_MS
         if lasts:
             lasts = lasting(self, level, drop, unit, kicked)
-            if lasts and self._bn == _SMOOTH:
-                # (what went above the level is asked of the quick window, as on the knock's
-                # hold: the fast boxcar still holds the knock's swing up within the window's 8
-                # samples, which a slow one averages over its period; independent 1009 at
-                # 75.16 s was told 62 ms later)
-                back = _QUICK
         if (kicked or knock) and not lasts:
             # What is left of a knock's ringing dips for under half a period, and the load
             # before the boxcar shows it gone again; the kick's own swing above the level
@@ -857,7 +851,11 @@ class Detector:
                     hold = 1  # (a period's boxcar has averaged the noise the hold is for)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
-        if k <= self._fk or (not self._fk and self._above(level, back) > self._band):
+        # (a lasting drop asks what went above the level of the quick window, as the knock's
+        # hold does: the knock's swing up can still be among the window's 8 totals, in a slow
+        # boxcar's as in the fast one's; independent 1061 at 111.26 s was told 56 ms later)
+        above = _QUICK if lasts else back
+        if k <= self._fk or (not self._fk and self._above(level, above) > self._band):
             self._fk_run = 0
             return
         if not self._a2 and 2 * self._dr[(self._di - 1) & _RMASK] > unit:
