@@ -43,9 +43,12 @@
 # half the threshold and grew by a quarter of it over that half (a step on its way through the
 # boxcar: a line fitted a little off leaves a residual that stands, whose run-on is only its
 # noise made larger), the run-on holds within the threshold from sample to sample, and the
-# newest load before the boxcar (read off the Detector) stands off the line by the threshold
-# too: what the boxcar still holds of a brisk press's first samples, off its final line, moves
-# the residual as it leaves while the newest samples lie on the line.
+# newest load before the boxcar (read off the Detector) stands off the line by three quarters
+# of the threshold: what the boxcar still holds of a brisk press's first samples, off its final
+# line, moves the residual as it leaves while the newest samples lie on the line. (Not all of
+# it: the inverse filter's noise swings the newest load by a quarter of the threshold from one
+# sample to the next, and each sample under it broke the run: independent 1053 at 116.4 s,
+# 1040 at 174.6 s, told 206 and 216 ms after the stick began to leave, 172 and 165 now.)
 # So too on a plate ringing 8-10 samples a cycle (ringfit.runs_on), whose boxcar is the fast one
 # of 4 samples: with the inverse filter it lags a stick leaving by about 3 samples, and the
 # residual is run on by its change over 2, while the hand still presses harder than a stick
@@ -442,7 +445,7 @@ class PressWatch:
         nt = max(-_LIM_T, min(_LIM_T, (newest_load(det, 0) - det._wt - self._ot) // 50))
         nx = newest_load(det, 1) - det._mx - self._ox - hx * nt // 16
         ny = newest_load(det, 2) - det._my - self._oy - hy * nt // 16
-        if abs(nx) + abs(ny) < off:
+        if 4 * (abs(nx) + abs(ny)) < 3 * off:
             return 0
         return abs(ax) + abs(ay)
 

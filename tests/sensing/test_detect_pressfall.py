@@ -271,3 +271,26 @@ def test_a_stick_placed_just_before_a_topple_is_no_stick_run_on_off_the_line():
     game = tuning_game("independent", 1084)
     start, end = turn_span(game, 63)
     assert told_between(game, start, end) == [("placed", None), ("topple", None)]
+
+
+@pytest.mark.parametrize(
+    ("seed", "began", "told_in"),
+    [(1053, (116370, 116400), 195), (1040, (174600, 174630), 195)],
+)
+def test_a_stick_run_on_under_a_hand_is_not_held_by_the_newest_load_s_noise(seed, began, told_in):
+    # Independent 1053 at 116.39 s and 1040 at 174.62 s: a stick falls while a hand presses, on
+    # a slow plate. The run-on residual stood off the line, but the newest load before the
+    # boxcar, which must stand off it too, swung 0.84-1.36 of the threshold from sample to
+    # sample: each sample under 1 broke the run, and the fall was told 206 and 216 ms after
+    # the stick began to leave. Three quarters of the threshold holds through that noise.
+    game = tuning_game("independent", seed)
+    assert fall_told_after(game, began, began[1] + 800) < told_in
+
+
+def test_a_touch_s_run_on_is_no_stick_while_the_newest_load_lies_near_the_line():
+    # Independent 1036, turn 28: a touch at 99.03 s on a slow plate. Its run-on residual stood
+    # off the line while the newest load before the boxcar stood off it by under three
+    # quarters of the threshold: asked for two thirds, it was told "fell 1" and "placed".
+    game = tuning_game("independent", 1036)
+    start, end = turn_span(game, 28)
+    assert told_between(game, start, end) == [("fell", 1), ("placed", None), ("touch", None)]
