@@ -1339,6 +1339,10 @@ class Detector:
             and self._ep_pos >= 2
             and 0 < back <= _LEAVE_MS
             and not self._same_hand(self._ep_t)  # (the placing hand's press wandering)
+            # (a stick resting from within _SHORT_MS after a fall was told, then gone, is that
+            # fall's: one of a burst caught on the tower's edge a moment as it slid off; no
+            # hand places one that soon. Slow-hands 1054 at 35.5 s: "placed", "fell 1")
+            and not 0 <= ticks_diff(self._pl_from, self._last_fall_t) <= _SHORT_MS
         )
 
     def _touched(self):

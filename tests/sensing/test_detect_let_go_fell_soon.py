@@ -59,3 +59,14 @@ def test_a_hand_pressing_as_a_stick_falls_elsewhere_is_no_stick_let_go():
     game = tuning_game("overlap", 1000)
     start, end = turn_span(game, 61)
     assert told_between(game, start, end) == [("fell", 1), ("placed", None), ("touch", None)]
+
+
+def test_a_stick_of_a_burst_caught_on_the_edge_a_moment_is_no_stick_let_go():
+    # Slow-hands tower (tuning seed 1054), turn 8: four sticks fall at 35.03 s, told one by one
+    # by 35.34 s. One caught on the tower's edge rests there a moment, one stick up on the
+    # level after the fall, and slides off: it was told as a stick let go that fell ("placed"
+    # and "fell 1" at 35.53 s), five fallen for four. A rest that began within _SHORT_MS of a
+    # fall told is that fall's.
+    game = tuning_game("slow-hands", 1054)
+    start, end = turn_span(game, 8)
+    assert told_between(game, start, end) == [("placed", None)] + [("fell", 1)] * 4
