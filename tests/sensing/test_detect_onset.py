@@ -8,7 +8,7 @@ import math
 import random
 
 import pytest
-from tuning_games import fall_told_after, told_between, tuning_game, turn_span
+from tuning_games import fall_latency, fall_told_after, told_between, tuning_game, turn_span
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.physics import Physics, Plate
@@ -258,8 +258,7 @@ def test_a_stick_a_knock_sends_off_is_gone_from_the_newest_load_by_most_of_the_d
     # before the boxcar, what is left of the knock's ringing in it, showed a little less than
     # the boxcar (0.56 of a stick to 0.60): not "one way", and the fall was held as a knock's
     # leftover, told 204 and 212 ms after the stick began to leave. Three quarters will do.
-    game = tuning_game("independent", seed)
-    assert fall_told_after(game, began, began[1] + 800) < told_in
+    assert fall_latency("independent", seed, began) < told_in
 
 
 @pytest.mark.parametrize(
@@ -272,8 +271,7 @@ def test_a_knock_s_dip_a_period_back_does_not_hide_a_stick_leaving(seed, began, 
     # 1085), and the drop had grown by a third of a stick over the period only at 211 and 250
     # ms after the stick began to leave: held as a knock's leftover until then. A quarter of a
     # stick, still one way, is a weight leaving.
-    game = tuning_game("independent", seed)
-    assert fall_told_after(game, began, began[1] + 800) < told_in
+    assert fall_latency("independent", seed, began) < told_in
 
 
 @pytest.mark.parametrize("ring_hz", [6.5, 7.5])

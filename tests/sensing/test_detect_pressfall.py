@@ -6,7 +6,14 @@ import dataclasses
 import random
 
 import pytest
-from tuning_games import fall_told_after, samples_between, told_between, tuning_game, turn_span
+from tuning_games import (
+    fall_latency,
+    fall_told_after,
+    samples_between,
+    told_between,
+    tuning_game,
+    turn_span,
+)
 
 from sticktable.sim.detection import run_detector
 from sticktable.sim.evaluate import evaluate
@@ -283,8 +290,7 @@ def test_a_stick_run_on_under_a_hand_is_not_held_by_the_newest_load_s_noise(seed
     # boxcar, which must stand off it too, swung 0.84-1.36 of the threshold from sample to
     # sample: each sample under 1 broke the run, and the fall was told 206 and 216 ms after
     # the stick began to leave. Three quarters of the threshold holds through that noise.
-    game = tuning_game("independent", seed)
-    assert fall_told_after(game, began, began[1] + 800) < told_in
+    assert fall_latency("independent", seed, began) < told_in
 
 
 def test_a_touch_s_run_on_is_no_stick_while_the_newest_load_lies_near_the_line():

@@ -60,3 +60,11 @@ def fall_told_after(game: SimGame, began_ms: tuple[int, int], told_by_ms: int) -
     found = run_detector(game.meta, samples_between(game, 0, told_by_ms))
     told = [e["t_ms"] for e in found if e["kind"] == "fell" and first < e["t_ms"] < told_by_ms]
     return told[0] - fell[0]["onset_ms"] if told else None
+
+
+def fall_latency(regime: str, seed: int, began_ms: tuple[int, int]) -> int:
+    """ms from the one fall of a tuning game that began within `began_ms` (first, last) to the
+    first fall told (fall_told_after, looking up to 800 ms past the window; one must be)."""
+    late = fall_told_after(tuning_game(regime, seed), began_ms, began_ms[1] + 800)
+    assert late is not None, f"no fall told within 800 ms of {began_ms}"
+    return late
