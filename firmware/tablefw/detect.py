@@ -385,6 +385,7 @@ class Detector:
         self._pl_last = 0
         self._pl_back = 0
         self._pl_from = 0  # when the stick seen resting alone was first seen
+        self._pl_tail = False  # ... that rest began soon after a fall's level was taken
 
     def raw_total(self):
         """The plate's last total as read (g x100 over the first readings)."""
@@ -851,9 +852,10 @@ class Detector:
                     hold = 1  # (a period's boxcar has averaged the noise the hold is for)
         if self._nsticks and k > self._nsticks:
             k = self._nsticks
-        # (a lasting drop asks what went above the level of the quick window, as the knock's
-        # hold does: the knock's swing up can still be among the window's 8 totals, in a slow
-        # boxcar's as in the fast one's; independent 1061 at 111.26 s was told 56 ms later)
+        # (a lasting drop asks what went above the level of the quick window only: the
+        # knock's swing up can still be among the window's 8 totals, in a slow boxcar's as in
+        # the fast one's; independent 1061 at 111.26 s was told 56 ms later. `back` stays the
+        # window, so on the fast boxcar too such a drop may be run on above, as on a slow one)
         above = _QUICK if lasts else back
         if k <= self._fk or (not self._fk and self._above(level, above) > self._band):
             self._fk_run = 0
@@ -1113,6 +1115,7 @@ class Detector:
             if self._pl_run >= 2:  # held 60 ms: a stick resting alone, hand gone
                 if not self._pl_on:
                     self._pl_from = t
+                    self._pl_tail = 0 <= ticks_diff(t, self._last_fall_t) <= _SHORT_MS
                 self._pl_level = d
                 self._pl_on = True
                 self._pl_last = t
@@ -1339,10 +1342,10 @@ class Detector:
             and self._ep_pos >= 2
             and 0 < back <= _LEAVE_MS
             and not self._same_hand(self._ep_t)  # (the placing hand's press wandering)
-            # (a stick resting from within _SHORT_MS after a fall was told, then gone, is that
-            # fall's: one of a burst caught on the tower's edge a moment as it slid off; no
-            # hand places one that soon. Slow-hands 1054 at 35.5 s: "placed", "fell 1")
-            and not 0 <= ticks_diff(self._pl_from, self._last_fall_t) <= _SHORT_MS
+            # (a stick resting from within _SHORT_MS after a fall's level was taken, then gone,
+            # is that fall's: one of a burst caught on the tower's edge a moment as it slid
+            # off; no hand places one that soon. Slow-hands 1054 at 35.5 s: "placed", "fell 1")
+            and not self._pl_tail
         )
 
     def _touched(self):

@@ -478,7 +478,8 @@ def ahead(det, level, drop, unit):
     """The boxcar lags a weight leaving by half its length (a slow ringing's: one period,
     100-190 ms; runs_on): the first stick counts (1, else 0) once the nulled total's drop, run
     on by its change over that half, is 60 % of a stick, and the drop itself a third of one,
-    while the load before the boxcar goes one way (_one_way)."""
+    while the load before the boxcar goes one way (_one_way: three quarters of the drop, as
+    for `lasting`)."""
     then = _drop_back(det, level, det._bn // 2)
     on = 2 * drop - (then if then > 0 else 0)
     if 3 * drop < unit or 5 * on < 3 * unit:
@@ -514,11 +515,10 @@ def lasting(det, level, drop, unit, kicked=False):
     over the last period, going one way (_one_way): what the filter leaves of a knock's ringing
     comes back each period (and a kick's pulse is gone again from the load before the
     boxcar), a weight leaving does not. (Not a third: the totals a period back can still hold
-    the knock's own dip, half a stick at independent 1085 at 61.8 s, where the fall was told
+    the knock's own dip, half a stick at independent 1085 at 61.7 s, where the fall was told
     211 ms after the stick began to leave; 198 now.) The two totals a period ago against the
-    drop now: a
-    slow ringing's period is its boxcar's length; a fast one's, the learned period to the
-    nearest sample (8-10: the fast boxcar held a stick the knock sent off for four samples,
+    drop now: a slow ringing's period is its boxcar's length; a fast one's, the learned period
+    to the nearest sample (8-10: the fast boxcar held a stick the knock sent off for four samples,
     independent 1037 at 136.7 s, 222 ms; it is told in 198). `kicked` (a jump of the raw total
     within the boxcar, the base calm): the drop grew over each half of the period too, by a
     sixth of a stick; a pulse (a kick, a reading gone wild) steps the boxcar within two

@@ -294,9 +294,11 @@ def test_a_stick_run_on_under_a_hand_is_not_held_by_the_newest_load_s_noise(seed
 
 
 def test_a_touch_s_run_on_is_no_stick_while_the_newest_load_lies_near_the_line():
-    # Independent 1036, turn 28: a touch at 99.03 s on a slow plate. Its run-on residual stood
-    # off the line while the newest load before the boxcar stood off it by under three
-    # quarters of the threshold: asked for two thirds, it was told "fell 1" and "placed".
+    # Independent 1036, turn 28, on a slow plate: a stick falls (97.27 s), one is placed
+    # (97.63 s), then a touch at 99.03 s, and the detector tells just that. The touch's run-on
+    # residual stood off the line while the newest load before the boxcar stood off it by
+    # under three quarters of the threshold: asked for two thirds, the touch was told as one
+    # more "placed" and "fell 1".
     game = tuning_game("independent", 1036)
     start, end = turn_span(game, 28)
     assert told_between(game, start, end) == [("fell", 1), ("placed", None), ("touch", None)]
