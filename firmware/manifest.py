@@ -22,6 +22,7 @@ package(
         "keep.py",
         "link.py",
         "median.py",
+        "onset.py",
         "pressfall.py",
         "proto.py",
         "reading.py",

@@ -80,9 +80,10 @@
 #   (tuned for the HX711's 78-92 Hz); the long runs are set in ms and turned into samples at the
 #   nominal `rate_hz`. Thresholds on weight are in % of the nominal stick (the _PCT consts).
 # - Some parts live beside this file so that compiling it from source fits a small heap:
-#   ringfit.py (the ringing's fit, the fall onset's jump and lead), pressfall.py (a stick
-#   leaving under a press), lean.py (the table leant on), settle.py (levels between events),
-#   tilt.py (the topple watch) and count.py (how many sticks a drop is).
+#   ringfit.py (the ringing's fit, the fall onset's jump and lead), onset.py (a fall told at
+#   its onset, the kick test), pressfall.py (a stick leaving under a press), lean.py (the
+#   table leant on), settle.py (levels between events), tilt.py (the topple watch) and
+#   count.py (how many sticks a drop is).
 # - The path of a sample through these, how to change them against the bench, and what the
 #   detector cannot tell today: firmware/DETECTOR.md.
 
@@ -93,17 +94,13 @@ from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
 from tablefw.median import gross, lone_wild, median3
+from tablefw.onset import tell as tell_onset
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
 from tablefw.ringfit import (
-    ahead,
     cos2_table,
-    cycle_drop,
     fit,
-    lasting,
     onset_open,
-    raw_jump,
-    runs_on,
     seed,
     track,
 )
@@ -668,7 +665,7 @@ class Detector:
         if 2 * self._jnoise > self._jolt2 and e > 4 * self._jnoise:
             # (a base so noisy (jumps of 28 mg rms and over) that a knock's jump can stay
             # under 8x its noise: one over 4x may be a knock, and the cells are asked to show
-            # a fall's drop stands, _kicked. Not on a quieter base, whose own noise and a
+            # a fall's drop stands, onset.was_kicked. Not on a quieter base, whose own noise and a
             # stick landing make such jumps within falls: on every base, real's fell p95
             # went 166 -> 176 ms on 96 tuning games; from 20 mg rms, noisy's 182 -> 184)
             self._jog_t = t
@@ -798,86 +795,7 @@ class Detector:
         # episode: see onset_open.)
         opened = onset_open(self, t, knocked)
         if opened:
-            self._onset(t, level, level - self._avg(self._ring, 2), knocked, opened > 1)
-
-    def _onset(self, t, level, drop, knocked, pre=False):
-        """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
-        reported once 60 % of its weight has gone; the count is settled at the
-        final level (_fell). A weight leaving goes one way: what the filter leaves of a
-        ringing (a knock's, or one it has not learned right) swings above the level too."""
-        unit = self._unit()
-        hold = 2
-        back = _WIN
-        kicked = self._kicked(t, drop)
-        knock = knocked <= _KNOCK_RING_MS  # (`knocked`: ms since the base's last knock)
-        # (on a slow plate, a drop grown over the last period, going one way, is a weight
-        # leaving, no knock's leftover nor a kick's pulse: told as any fall, in the hush too)
-        lasts = (knock or kicked) and ticks_diff(t, self._shake_t) > _SHAKE_MS
-        if lasts:
-            lasts = lasting(self, level, drop, unit, kicked)
-        if (kicked or knock) and not lasts:
-            # What is left of a knock's ringing dips for under half a period, and the load
-            # before the boxcar shows it gone again; the kick's own swing above the level
-            # (which the hold and that cover) need not hold the onset back the full window.
-            if self._fk and knock and self._bn == _SMOOTH and self._a2:
-                # (how many more of a fall under way: counted over a whole period, and held a
-                # window, as even that average swings after a heavy knock: ring-heavy 1094, by
-                # 1.5 sticks over 0.3 s; "fell 1" one too many there at 178.47 s and in 1077 at
-                # 170.34 s)
-                drop = cycle_drop(self, level)
-                hold = _WIN
-            else:
-                hold = _QUICK if self._bn < 2 * _QUICK else self._bn // 2
-                drop = self._gone(level, drop)
-            back = hold
-        elif self._fk and knocked <= 2 * _KNOCK_RING_MS:
-            # (a heavy knock's ringing can outlast _KNOCK_RING_MS: a further stick of the fall
-            # it set off is one the newest load shows gone too. Real 1090, 163.57 s: "fell 1"
-            # for a 2.8-stick trough after both sticks the knock sent off were told.)
-            drop = self._gone(level, drop)
-        if drop > level - self._floor:
-            # (no weight leaving takes the plate below its empty weight: a ringing not yet
-            # learned swings it there; independent 1067 at 5.86 s, "fell 1" from 5 g on it)
-            drop = level - self._floor
-        short = self._short(t)
-        if short:
-            unit = self._mean  # (the short fall left its shortfall in the tower's sum)
-        k = (drop + short + unit * 2 // 5) // unit
-        if k < 1 and not self._fk and back == _WIN and runs_on(self):
-            # (not a fall's rest, counted on the fall's whole drop: that leaves while
-            # _rest_may_leave; later a stick falls on its own, often within a turn's 3 s)
-            if not self._rest_may_leave(t):
-                k = ahead(self, level, drop, unit)
-                if self._bn > _SMOOTH:
-                    hold = 1  # (a period's boxcar has averaged the noise the hold is for)
-        if self._nsticks and k > self._nsticks:
-            k = self._nsticks
-        # (a lasting drop asks what went above the level of the quick window only: the
-        # knock's swing up can still be among the window's 8 totals, in a slow boxcar's as in
-        # the fast one's; independent 1061 at 111.26 s was told 56 ms later. `back` stays the
-        # window, so on the fast boxcar too such a drop may be run on above, as on a slow one)
-        above = _QUICK if lasts else back
-        if k <= self._fk or (not self._fk and self._above(level, above) > self._band):
-            self._fk_run = 0
-            return
-        if not self._a2 and 2 * self._dr[(self._di - 1) & _RMASK] > unit:
-            # A weight leaving goes one way: the raw total rising by over a stick in one
-            # sample is a plate whose ringing is not learned yet swinging back (a knock).
-            self._fk_run = 0
-            return
-        self._fk_run += 1
-        if self._fk_run == 1 or k < self._fk_low:
-            self._fk_low = k  # (held through a knock's hush: the least since the run began)
-        if pre and not lasts and self._fk_run >= hold:
-            self._fk_run = hold - 1  # (in a knock's hush: held, told once the hush ends)
-        if self._fk_run < hold:
-            return  # held for two samples (longer after a knock)
-        # The count told is the least the hold saw: a drop still swinging deeper on the last
-        # sample is no stick held (overlap 1049 at 69.57 s: "fell 2" for a third stick).
-        k = self._fk_low
-        self._emit(FELL, t, k - self._fk, drop)
-        self._fk = k
-        self._fk_run = 0
+            tell_onset(self, t, level, level - self._avg(self._ring, 2), knocked, opened > 1)
 
     def _rest_may_leave(self, t):
         """May what the last fall's level lacked still be leaving? Within _SHORT_MS of the
@@ -903,44 +821,6 @@ class Detector:
             return 0
         short = self._fall_drop - self._fall_n * self._mean
         return short if short < 0 else 0
-
-    def _kicked(self, t, drop):
-        """Was the plate kicked just now (a knock the base hardly felt)? The inverse filter
-        turns a kick into a dip of the load for a few samples, which the boxcar spreads over
-        its length: it looks like a stick's weight going. Kicked: the base jolted within
-        _SHAKE_MS (a stick landing on the table does so 200-300 ms after it left, long after
-        its onset), a noisy base jogged (noisy 1059 at 371.8 s: a knock told "fell 1"),
-        or the raw total jumped by more than 1.5 times the drop in one sample (a
-        weight leaving moves it by about the weight at most). On a plate ringing 8 samples a
-        cycle or more (ringfit.runs_on), the jump beyond what the learned ringing predicts:
-        its own swing moves the total by more than a stick a sample for seconds."""
-        if ticks_diff(t, self._shake_t) <= _SHAKE_MS or ticks_diff(t, self._jog_t) <= _SHAKE_MS:
-            return True
-        # A jump stays in the nulled total through the inverse filter's two taps and the
-        # boxcar: a glitch of two wild readings dips it that long.
-        jump = raw_jump(self, self._bn + 2)
-        if self._bn == _SMOOTH and jump > self._band and runs_on(self):
-            # (the fast boxcar shows a kick's pulse whole within two samples, a drop as deep as
-            # the jump: a step two bands beyond the ringing is taken as a kick there, and a
-            # fall then held as after a knock; a stick leaving over 150-220 ms steps a tenth of
-            # its weight a sample. Independent 1089 at 244.75 s: a knock the base did not
-            # feel, told "fell 1")
-            return True
-        # (a jump the fit's clamp cut, 41 g in one sample, is more than any burst leaves)
-        return jump >= _D_CLAMP or 4 * jump > 3 * drop + 2 * self._band
-
-    def _gone(self, level, drop):
-        """The drop the newest load still shows: a weight that left stays gone, a kick's dip
-        has passed the inverse filter (before the boxcar) within a few samples. Only for a
-        fast ringing's short boxcar: a slow one's inverse filter is too noisy alone."""
-        if self._bn != _SMOOTH:
-            return drop
-        # (the filter's taps carry a kick two samples on: each of the last three)
-        for j in range(1, 4):
-            now = level - self._uh[(self._si - j) & _UMASK]
-            if now < drop:
-                drop = now
-        return drop
 
     def _above(self, level, count):
         """How far the last `count` totals went above `level` (0 if none did)."""
@@ -1391,7 +1271,7 @@ class Detector:
             self._mean = self._placed_sum // self._placed_n
 
     def _fell(self, t, drop, n=_WIN):
-        """The level after a fall: the count from the weight that left, less what _onset told
+        """The level after a fall: the count from the weight that left, less what onset.tell told
         (more told: the level was caught short, its rest leaves soon). `n`: the origin's window."""
         if let_go(self, t, -drop, n):
             return  # (no fall: a hand letting go of the stick it placed)

@@ -9,7 +9,7 @@ takes it from the bench's --cache), runs the detector over it and prints, in tim
 truth and the events told within --window of the time asked (or over the turn, from its
 button to the next). --samples adds each sample: the plate's total (g), its moments (g x mm)
 and the base (mg), from the raw counts and the game's calibration. --probe evaluates a Python
-expression on the detector (`det`; the modules detect, settle, lean, pressfall and ringfit
+expression on the detector (`det`; the modules detect, settle, lean, onset, pressfall and ringfit
 are at hand) after each sample, for example --probe det._ep --probe "settle.swap_asked(det)".
 --calls adds, per sample, the detector's functions that sample ran, in the order first called,
 less those every sample of the window ran (the plumbing): which path told an event, and
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             return fail(f"--probe {expr!r}: {e.msg}")
 
     from sticktable.sim.detection import run_detector
-    from tablefw import detect, lean, pressfall, ringfit, settle
+    from tablefw import detect, lean, onset, pressfall, ringfit, settle
 
     if args.scenario:  # (as bench_detect.py plays them: not cached, a few seconds)
         from sticktable.sim.scenarios import scenario
@@ -188,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     scope = {
         "detect": detect,
         "lean": lean,
+        "onset": onset,
         "pressfall": pressfall,
         "ringfit": ringfit,
         "settle": settle,

@@ -3,10 +3,11 @@ base's own jumps hold no fall back (fell p95 <= 200 ms).
 
 A knock kicks the plate: through the ringing filter the load dips for a few samples, like a
 stick's weight going. The Detector holds a fall's onset back while the base jolted (over 8x
-its learned noise, and 40 mg), asking the newest load to show the drop stands (_kicked). On a
-noisy base (jumps of 28 mg rms and over) a knock's jump can stay under 8x that noise; there a
-jump over 4x is taken as a knock maybe. Only there: on a quieter base 4x its noise is what the
-base's own noise and a stick landing on the table make during falls."""
+its learned noise, and 40 mg), asking the newest load to show the drop stands
+(onset.was_kicked). On a noisy base (jumps of 28 mg rms and over) a knock's jump can stay
+under 8x that noise; there a jump over 4x is taken as a knock maybe. Only there: on a quieter
+base 4x its noise is what the base's own noise and a stick landing on the table make during
+falls."""
 
 from tuning_games import fall_told_after, told_between, tuning_game, turn_span
 

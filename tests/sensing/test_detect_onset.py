@@ -108,8 +108,8 @@ def wild_pair(samples, at_ms, cell, grams):
 @pytest.mark.parametrize("grams", [20.0, 60.0])
 def test_two_wild_readings_in_a_row_are_no_fall(ring_hz, grams):
     # Before: the dip they leave in the nulled total (through the inverse filter's taps and
-    # the boxcar) outlasted the samples `_kicked` looked back over, a jump cut by the fit's
-    # clamp was no kick, and `_gone` missed the dip the filter's second tap carries on, so
+    # the boxcar) outlasted the samples `onset.was_kicked` looked back over, a jump cut by the fit's
+    # clamp was no kick, and `onset.gone` missed the dip the filter's second tap carries on, so
     # the onset reported 1-4 sticks gone (noisy tuning seed 1002 turn 10).
     meta, samples = trace(lambda t: 0.0, ring_hz=ring_hz)
     found = run_detector(meta, wild_pair(samples, 10000, 2, grams))
@@ -167,7 +167,7 @@ def test_a_stick_leaving_a_noisy_slowly_ringing_plate_is_run_ahead_through_the_n
 def test_a_slowly_ringing_plate_s_own_swing_is_no_kick(ring_g, seed):
     # The plate rings at 7.5 Hz, still 20-40 g in the total 1.2 s after a kick, when a stick's
     # weight leaves over 200 ms. Before: its own swing moved the raw total by more than the
-    # drop a sample, so `_kicked` held the onset half a period and the fall came at
+    # drop a sample, so `onset.was_kicked` held the onset half a period and the fall came at
     # 10225-10275 ms; now only a jump beyond what the learned ringing predicts is a kick.
     meta, samples = trace(
         lambda t: ramp(t, 10000, 200, STICK_G), 7.5, seed=seed, ring_at=8800, ring_g=ring_g
@@ -197,8 +197,8 @@ def test_a_plate_ringing_8_to_10_samples_a_cycle_is_no_kick_by_its_own_swing(rin
 def test_a_stick_leaving_a_tuning_game_s_ringing_8_5_hz_plate_is_no_kick():
     # Independent 1086 at 177.82 s: a stick leaves a plate ringing +-50 g at 8.5 Hz, 9.4
     # samples a cycle (learned 9.3: the fast boxcar). Its swing stepped the raw total by 36 g
-    # a sample, a kick's jump to _kicked: the onset was held as after a knock, and the quick
-    # window told it 262 ms after the stick began to leave.
+    # a sample, a kick's jump to onset.was_kicked: the onset was held as after a knock, and the
+    # quick window told it 262 ms after the stick began to leave.
     game = tuning_game("independent", 1086)
     assert fall_told_after(game, (177800, 177850), 178500) < 200
 
@@ -208,7 +208,7 @@ def test_a_kick_an_8_hz_plate_s_base_does_not_feel_is_no_fall():
     # at 8.0 Hz, 9.8 samples a cycle (the fast boxcar). With the ringing taken out of the raw
     # total's jumps, the kick's step (6.4 g beyond the ringing, the drop 8 g two samples on)
     # was no kick to the slow boxcar's test, and "fell 1" was told 37 ms later; a step two
-    # bands beyond the ringing is a kick on the fast boxcar (Detector._kicked).
+    # bands beyond the ringing is a kick on the fast boxcar (onset.was_kicked).
     game = tuning_game("independent", 1089)
     start, end = turn_span(game, 63)
     assert told_between(game, start, end) == [

@@ -1,6 +1,6 @@
-"""The modules beside detect.py (tablefw/ringfit.py, lean.py, settle.py, tilt.py) repeat some of
-its constants (MicroPython folds a const() only within its own module, and the sampling path
-needs them folded): they must stay equal."""
+"""The modules beside detect.py (tablefw/ringfit.py, lean.py, settle.py, tilt.py, onset.py)
+repeat some of its constants (MicroPython folds a const() only within its own module, and the
+sampling path needs them folded): they must stay equal."""
 
 import re
 from pathlib import Path
@@ -16,6 +16,16 @@ SHARED = {
     "lean.py": {"_RING", "_RMASK", "_WIN", "_TREND"},
     "settle.py": {"_WIN", "_QUICK", "_LOOSE_X", "_REST_MS", "_UMASK", "_SMOOTH"},
     "tilt.py": {"_RMASK", "_WIN"},
+    "onset.py": {
+        "_WIN",
+        "_QUICK",
+        "_SMOOTH",
+        "_SHAKE_MS",
+        "_KNOCK_RING_MS",
+        "_RMASK",
+        "_UMASK",
+        "_D_CLAMP",
+    },
 }
 
 
