@@ -21,23 +21,24 @@ _QUICK = const(4)  # samples a lower level needs before a fall is reported
 _SMOOTH = const(4)  # filtered totals averaged over this many samples (or a slow ringing's period)
 _SHAKE_MS = const(100)  # after the base shook, a new level must hold the full window
 _KNOCK_RING_MS = const(1000)  # a knock rings the plate (and its moments) this long
-_RMASK = const(31)  # the plate total's history (power of two) - 1
+_RMASK = const(31)  # the raw total's differences kept (power of two) - 1
 _UMASK = const(31)  # the inverse filter's output kept (before the boxcar) - 1
 _D_CLAMP = const(2047)  # sample differences (g x100 / 2) kept inside 11 bits for the fit
 
 
 def tell(det, t, level, drop, knocked, pre=False):
     """Through a nulled ringing a stick's weight is seen going as it goes: each stick is
-    reported once 60 % of its weight has gone; the count is settled at the
-    final level (_fell). A weight leaving goes one way: what the filter leaves of a
-    ringing (a knock's, or one it has not learned right) swings above the level too."""
+    reported once 60 % of its weight has gone; the count is settled at the final level
+    (Detector._fell). A weight leaving goes one way: what the filter leaves of a ringing (a
+    knock's, or one it has not learned right) swings above the level too."""
     unit = det._unit()
     hold = 2
     back = _WIN
     kicked = was_kicked(det, t, drop)
     knock = knocked <= _KNOCK_RING_MS  # (`knocked`: ms since the base's last knock)
-    # (on a slow plate, a drop grown over the last period, going one way, is a weight
-    # leaving, no knock's leftover nor a kick's pulse: told as any fall, in the hush too)
+    # (where the drop is run on (ringfit.runs_on), a drop grown over the last period, going
+    # one way, is a weight leaving, no knock's leftover nor a kick's pulse: told as any fall,
+    # in the hush too)
     lasts = (knock or kicked) and ticks_diff(t, det._shake_t) > _SHAKE_MS
     if lasts:
         lasts = lasting(det, level, drop, unit, kicked)
@@ -81,7 +82,8 @@ def tell(det, t, level, drop, knocked, pre=False):
     # (a lasting drop asks what went above the level of the quick window only: the
     # knock's swing up can still be among the window's 8 totals, in a slow boxcar's as in
     # the fast one's; independent 1061 at 111.26 s was told 56 ms later. `back` stays the
-    # window, so on the fast boxcar too such a drop may be run on above, as on a slow one)
+    # window, so on the fast boxcar too such a drop may have been run on by `ahead`, as on a
+    # slow one)
     above = _QUICK if lasts else back
     if k <= det._fk or (not det._fk and det._above(level, above) > det._band):
         det._fk_run = 0
