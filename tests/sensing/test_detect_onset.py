@@ -199,8 +199,7 @@ def test_a_stick_leaving_a_tuning_game_s_ringing_8_5_hz_plate_is_no_kick():
     # samples a cycle (learned 9.3: the fast boxcar). Its swing stepped the raw total by 36 g
     # a sample, a kick's jump to onset.was_kicked: the onset was held as after a knock, and the
     # quick window told it 262 ms after the stick began to leave.
-    game = tuning_game("independent", 1086)
-    assert fall_told_after(game, (177800, 177850), 178500) < 200
+    assert fall_latency("independent", 1086, (177800, 177850)) < 200
 
 
 def test_a_kick_an_8_hz_plate_s_base_does_not_feel_is_no_fall():
@@ -225,8 +224,7 @@ def test_a_stick_a_knock_sends_off_a_plate_ringing_9_samples_a_cycle_is_not_held
     # count taken off the load before the boxcar: told 216 ms after the stick began to leave.
     # A drop grown by a quarter of a stick over the learned period, one way, is a weight leaving
     # there too (ringfit.lasting), held two samples.
-    game = tuning_game("independent", 1037)
-    assert fall_told_after(game, (165700, 165750), 166500) < 200
+    assert fall_latency("independent", 1037, (165700, 165750)) < 200
 
 
 def test_a_knock_s_swing_in_the_fast_boxcar_s_window_does_not_hold_a_lasting_drop():
@@ -234,16 +232,14 @@ def test_a_knock_s_swing_in_the_fast_boxcar_s_window_does_not_hold_a_lasting_dro
     # 192 ms after the stick began to leave: the knock's swing above the level was still among
     # the last 8 totals when the drop lasted, and asked over those it held the fall back to
     # 254 ms. What went above the level is asked of the quick window.
-    game = tuning_game("independent", 1009)
-    assert fall_told_after(game, (74990, 75050), 75800) < 200
+    assert fall_latency("independent", 1009, (74990, 75050)) < 200
 
 
 def test_a_knock_s_swing_in_a_slow_boxcar_s_window_does_not_hold_a_lasting_drop():
     # Independent 1061 at 111.26 s, as above on a slow plate (the boxcar 12 samples or more):
     # 2 g of the knock's swing up were still among the last 8 totals when the drop lasted,
     # and the fall was told 204 ms after the stick began to leave (148 ms now).
-    game = tuning_game("independent", 1061)
-    assert fall_told_after(game, (111200, 111300), 112000) < 180
+    assert fall_latency("independent", 1061, (111200, 111300)) < 180
 
 
 @pytest.mark.parametrize(
