@@ -94,6 +94,7 @@ from tablefw.count import count
 from tablefw.intqueue import IntQueue
 from tablefw.lean import LeanWatch
 from tablefw.median import gross, lone_wild, median3
+from tablefw.onset import kick_passed
 from tablefw.onset import tell as tell_onset
 from tablefw.pressfall import PressWatch
 from tablefw.reading import MISSING  # noqa: F401 - a cell without a reading
@@ -662,12 +663,19 @@ class Detector:
         jz = self._az[j] - self._az[j2]
         e = jx * jx + jy * jy + jz * jz
         rate = 7 if self._armed else 4  # learn the noise fast before the first baseline
-        if 2 * self._jnoise > self._jolt2 and e > 4 * self._jnoise:
+        if (2 * self._jnoise > self._jolt2 and e > 4 * self._jnoise) or (
+            self._bn == _SMOOTH and 16 * self._jnoise > self._jolt2 and e > 6 * self._jnoise
+        ):
             # (a base so noisy (jumps of 28 mg rms and over) that a knock's jump can stay
             # under 8x its noise: one over 4x may be a knock, and the cells are asked to show
             # a fall's drop stands, onset.was_kicked. Not on a quieter base, whose own noise and a
             # stick landing make such jumps within falls: on every base, real's fell p95
-            # went 166 -> 176 ms on 96 tuning games; from 20 mg rms, noisy's 182 -> 184)
+            # went 166 -> 176 ms on 96 tuning games; from 20 mg rms, noisy's 182 -> 184.
+            # From 10 mg rms a jump over 6x may be one too, where the boxcar is the fast
+            # one, whose kick's pulse the newest load shows passed (onset.kick_passed):
+            # noisy 1043 at 194.16 s, a knock at 6.9x told "fell 1". Not behind a slow
+            # boxcar: a stick clipping the base 140 ms into its fall held it 38 ms there,
+            # independent 1033 at 145.74 s)
             self._jog_t = t
         if e > self._jolt2 and e > 8 * self._jnoise:
             self._shake_t = t
@@ -784,8 +792,10 @@ class Detector:
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
                     self._fall_tail(t, d, _QUICK)  # (counted on the whole drop)
-                elif not swung(self, knocked):
+                elif not swung(self, knocked) and not kick_passed(self, t, level, -d):
                     self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
+                # (a kick's pulse, 4-5 samples through the inverse filter, holds the boxcar
+                # as low as a level for 50 ms: kick_passed asks the newest load)
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         # (Also before any ringing is learned: a ringing not nulled swings above the level,

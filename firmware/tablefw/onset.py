@@ -1,7 +1,8 @@
 # A fall's onset, told through the nulled ringing as each stick's weight goes (issue 10: fell
-# p95 <= 200 ms), and the kick test it asks: called by the Detector (detect.py) on each sample
-# of an episode once onset_open says it may (ringfit.py). It lives beside detect.py so that
-# compiling that from source fits a small heap (as ringfit.py, settle.py and the rest do).
+# p95 <= 200 ms), and the kick tests: called by the Detector (detect.py) on each sample of an
+# episode once onset_open says it may (ringfit.py); kick_passed by its quick level too. It
+# lives beside detect.py so that compiling that from source fits a small heap (as ringfit.py,
+# settle.py and the rest do).
 #
 # Each stick is told once 60 % of its weight has gone, held a few samples (the count told is
 # the least they showed); the count is settled at the final level (Detector._fell). A weight
@@ -146,3 +147,13 @@ def gone(det, level, drop):
         if now < drop:
             drop = now
     return drop
+
+
+def kick_passed(det, t, level, drop):
+    """A lower level held _QUICK samples just after the base jogged (Detector._step) that the
+    newest load no longer shows (gone): a kick's pulse, which the fast boxcar holds as long as
+    a level while the inverse filter has passed it (noisy 1043 at 194.23 s: told "fell 1" from
+    the quick level after the onset held it back as kicked)."""
+    if ticks_diff(t, det._jog_t) > _SHAKE_MS:
+        return False
+    return gone(det, level, drop) < det._quick_drop
