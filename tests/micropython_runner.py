@@ -40,3 +40,18 @@ def run_micropython(
     return subprocess.run(
         cmd, input=input, capture_output=True, timeout=timeout, env=micropython_env(extra_path)
     )
+
+
+def compile_firmware(out: Path) -> Path:
+    """Every firmware module as .mpy for the unix port (x64), under `out`/tablefw; returns `out`
+    (pass it as `extra_path`). The board runs .mpy, so the compiler's RAM is not spent at
+    import as it is when the sources are imported (SOURCE_HEAP)."""
+    sys.path.insert(0, str(ROOT))
+    from hardware import FIRMWARE_DIR, mpy_build
+
+    (out / "tablefw").mkdir(parents=True)
+    tool = mpy_build.mpy_cross()
+    for source in sorted((FIRMWARE_DIR / "tablefw").glob("*.py")):
+        target = f"tablefw/{source.stem}"
+        mpy_build.compile_one(tool, source, out / f"{target}.mpy", target, "x64")
+    return out

@@ -26,6 +26,10 @@ from pathlib import Path
 from sticktable.sim.runner import SOURCE_HEAP
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from micropython_runner import compile_firmware  # noqa: E402
+
 HEAP_KB = 192  # the RP2040's MicroPython heap is ~190 KB (field notes)
 
 PROBE = r"""
@@ -66,18 +70,6 @@ shift 3
 def micropython() -> str:
     here = Path(sys.executable).parent / "micropython"
     return str(here) if here.exists() else "micropython"
-
-
-def compile_firmware(out: Path) -> None:
-    """Every firmware module as .mpy for the unix port (x64): the board runs .mpy, so the
-    compiler's RAM is not spent at import as it is when the simulation imports sources."""
-    sys.path.insert(0, str(ROOT))
-    from hardware import FIRMWARE_DIR, mpy_build
-
-    (out / "tablefw").mkdir(parents=True)
-    for source in sorted((FIRMWARE_DIR / "tablefw").glob("*.py")):
-        target = f"tablefw/{source.stem}"
-        mpy_build.compile_one(mpy_build.mpy_cross(), source, out / f"{target}.mpy", target, "x64")
 
 
 def run_game(

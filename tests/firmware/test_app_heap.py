@@ -8,7 +8,7 @@ path and the fault path, not just idle samples.
 import json
 import struct
 
-from micropython_runner import SOURCE_HEAP
+from micropython_runner import SOURCE_HEAP, compile_firmware
 
 RECORD = struct.Struct("<I4i3hB")
 META = {
@@ -78,15 +78,31 @@ def write_samples(path, n_empty=400, n_stick=300, press=range(500, 520)):
         f.write(RECORD.pack(0xFFFFFFFF, 0, 0, 0, 0, 0, 0, 0, 0))
 
 
-def test_sampler_step_allocates_nothing(mp, tmp_path):
+def run_locked(mp, tmp_path, heap, extra_path=None):
+    """The sample stream through App.step, locked after WARMUP: (process, frames, host)."""
     samples = tmp_path / "samples.bin"
     write_samples(samples)
     frames, host = tmp_path / "frames.bin", tmp_path / "host.bin"
     script = tmp_path / "heap_script.py"
     script.write_text(SCRIPT)
+    args = (str(samples), str(frames), str(host), str(WARMUP))
+    return mp(script, *args, heap=heap, extra_path=extra_path), frames, host
+
+
+def test_the_app_as_mpy_runs_in_a_picos_heap(mp, tmp_path):
+    # A board loads the firmware as .mpy into MicroPython's ~190 KB on an RP2040: the whole
+    # app is built and runs there (`make bench` measures it: tests/bench/bench_firmware_app.py).
+    mpy = compile_firmware(tmp_path / "mpy")
+    proc, frames, _ = run_locked(mp, tmp_path, "192K", [mpy])
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+    assert json.loads(proc.stdout.decode().splitlines()[-1])["result"] == "ok"
+    assert frames.read_bytes() == b"A" * 700
+
+
+def test_sampler_step_allocates_nothing(mp, tmp_path):
     # SOURCE_HEAP: the whole app compiled from source fragments the board's heap (a
     # board loads .mpy files; tests/bench/bench_ram.py reports both budgets).
-    proc = mp(script, str(samples), str(frames), str(host), str(WARMUP), heap=SOURCE_HEAP)
+    proc, frames, host = run_locked(mp, tmp_path, SOURCE_HEAP)
     assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
     out = json.loads(proc.stdout.decode().splitlines()[-1])
     assert out["result"] == "ok", out
