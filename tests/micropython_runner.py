@@ -43,15 +43,16 @@ def run_micropython(
 
 
 def compile_firmware(out: Path) -> Path:
-    """Every firmware module as .mpy for the unix port (x64), under `out`/tablefw; returns `out`
-    (pass it as `extra_path`). The board runs .mpy, so the compiler's RAM is not spent at
-    import as it is when the sources are imported (SOURCE_HEAP)."""
-    sys.path.insert(0, str(ROOT))
-    from hardware import FIRMWARE_DIR, mpy_build
+    """The simulated board's modules (firmware/boards/unix/manifest.py) as .mpy for the unix
+    port (x64), under `out`/tablefw; returns `out` (pass it as `extra_path`: a module the
+    manifest leaves out then fails to import). A board runs .mpy, so the compiler's RAM is not
+    spent at import as it is when the sources are imported (SOURCE_HEAP)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from hardware import mpy_build
 
     (out / "tablefw").mkdir(parents=True)
     tool = mpy_build.mpy_cross()
-    for source in sorted((FIRMWARE_DIR / "tablefw").glob("*.py")):
-        target = f"tablefw/{source.stem}"
+    for source, target in mpy_build.sources("unix"):
         mpy_build.compile_one(tool, source, out / f"{target}.mpy", target, "x64")
     return out

@@ -792,10 +792,10 @@ class Detector:
             if d < -self._quick_drop:
                 if not self._ep_pos and self._short(t):
                     self._fall_tail(t, d, _QUICK)  # (counted on the whole drop)
-                elif not swung(self, knocked) and not kick_passed(self, t, level, -d):
-                    self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
                 # (a kick's pulse, 4-5 samples through the inverse filter, holds the boxcar
                 # as low as a level for 50 ms: kick_passed asks the newest load)
+                elif not swung(self, knocked) and not kick_passed(self, t, level, -d):
+                    self._fell(t, -d, _QUICK)  # a lower level held 50 ms: report the fall now
                 return
         # Falling sticks land on the table and jolt the base: that blocks no fall's onset.
         # (Also before any ringing is learned: a ringing not nulled swings above the level,

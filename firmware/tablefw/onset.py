@@ -150,10 +150,8 @@ def gone(det, level, drop):
 
 
 def kick_passed(det, t, level, drop):
-    """A lower level held _QUICK samples just after the base jogged (Detector._step) that the
-    newest load no longer shows (gone): a kick's pulse, which the fast boxcar holds as long as
-    a level while the inverse filter has passed it (noisy 1043 at 194.23 s: told "fell 1" from
-    the quick level after the onset held it back as kicked)."""
-    if ticks_diff(t, det._jog_t) > _SHAKE_MS:
-        return False
-    return gone(det, level, drop) < det._quick_drop
+    """A lower level held _QUICK samples just after a kick (was_kicked, as the onset asks) that
+    the newest load no longer shows (gone): a kick's pulse, which the fast boxcar holds as long
+    as a level while the inverse filter has passed it (noisy 1043 at 194.23 s: told "fell 1"
+    from the quick level after the onset held it back as kicked)."""
+    return was_kicked(det, t, drop) and gone(det, level, drop) < det._quick_drop

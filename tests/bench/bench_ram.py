@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sticktable.sim.runner import SOURCE_HEAP
+from sticktable.sim.runner import SOURCE_HEAP, find_micropython
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -67,11 +67,6 @@ shift 3
 """
 
 
-def micropython() -> str:
-    here = Path(sys.executable).parent / "micropython"
-    return str(here) if here.exists() else "micropython"
-
-
 def run_game(
     heap_kb: int, seed: int, players: str, work: Path, mpy: Path | None = None
 ) -> tuple[bool, dict | None]:
@@ -82,7 +77,9 @@ def run_game(
     log.write_text("")
     path = f'MICROPYPATH="{mpy}:$MICROPYPATH" ' if mpy else ""
     wrapper.write_text(
-        WRAPPER.format(micropython=micropython(), heap=heap_kb, probe=probe, log=log, path=path)
+        WRAPPER.format(
+            micropython=find_micropython(), heap=heap_kb, probe=probe, log=log, path=path
+        )
     )
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
     # The runner finds `micropython` next to the Python running it, else on PATH: put the
